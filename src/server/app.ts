@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.ts';
+import { openPglite, openPostgres, type Database } from './db/database.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
+import { migrate } from './db/migrations.ts';
+import { AuthStore } from './auth/auth-store.ts';
+import { authGuard } from './auth/guard.ts';
+import { authRoutes } from './routes/auth-routes.ts';
+import { seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+    config: AppConfig;
+    authStore: AuthStore;
+  }
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+async function openDatabase(config: AppConfig): Promise<{ db: Database; release: () => void }> {
+  if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), release: () => {} };
+  if (config.inMemory) return { db: await openPglite(null), release: () => {} };
+  const release = lockDataDir(config.dataDir);
+  try {
+    return { db: await openPglite(config.dataDir), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function isEmpty(db: Database): Promise<boolean> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  return (rows[0]?.n ?? 0) === 0;
+}
+
+function validationMessage(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return error.validation
+      .map((v) => {
+        const where = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        return where && !v.message.startsWith(where) ? `${where}: ${v.message}` : v.message;
+      })
+      .join('; ');
+  }
+  return error.message;
+}
+
+/** Builds the whole server (database, auth, routes, static client). Never listens. */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Query strings may carry a websocket ticket: never log them.
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }),
+      },
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const { db, release } = await openDatabase(config);
+  app.addHook('onClose', async () => {
+    await db.close();
+    release();
+  });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+
+  const authStore = new AuthStore(db, config.auth);
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('authStore', authStore);
+
+  const demo = config.demo ?? (await isEmpty(db));
+  if (demo) {
+    await seedDemoUsers(authStore);
+    app.log.info(
+      { users: DEMO_USERS.map((u) => `${u.username} / ${u.password}`) },
+      'demo mode: sign in with one of these users',
+    );
+  }
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) return reply.status(400).send({ message: validationMessage(error) });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Internal server error.' });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The app is served over plain http on localhost out of the box.
+    strictTransportSecurity: false,
+  });
+  await app.register(authGuard, { store: authStore });
+  await app.register(authRoutes, { store: authStore, auth: config.auth });
+
+  const staticDir = config.staticDir;
+  const hasClient = staticDir !== undefined && fs.existsSync(path.join(staticDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      index: false,
+      setHeaders(res, file) {
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|ws)(\/|$)/.test(url);
+    if (hasClient && isPage && !path.extname(url)) {
+      // SPA fallback: the client router draws the route (or its own not-found page).
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: `Not found: ${request.method} ${url}` });
+  });
+
+  return app;
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const Flag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  /** Unset: demo data is seeded when the database is empty. */
+  DEMO: Flag.optional(),
+  STATIC_DIR: z.string().min(1).default('./dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL URL; undefined means embedded PGlite in dataDir (or in memory when dataDir is null). */
+  databaseUrl: string | undefined;
+  /** Schema to use on a shared PostgreSQL server (tests give each app its own). */
+  databaseSchema?: string;
+  /** null keeps the embedded database in memory (tests). */
+  inMemory?: boolean;
+  redisUrl: string | undefined;
+  demo: boolean | undefined;
+  staticDir: string | undefined;
+  logLevel: string;
+  auth: AuthConfig;
+}
+
+export interface AuthConfig {
+  /** A session dies this long after its last use. */
+  idleTtlMs: number;
+  /** A session dies this long after sign-in, however busy. */
+  absoluteTtlMs: number;
+  /** Failed sign-ins allowed per user name in loginWindowMs. */
+  loginFailuresPerUser: number;
+  /** Sign-in attempts allowed per address in loginWindowMs. */
+  loginAttemptsPerAddress: number;
+  loginWindowMs: number;
+  wsTicketTtlMs: number;
+}
+
+export const DEFAULT_AUTH: AuthConfig = {
+  idleTtlMs: 8 * 60 * 60 * 1000,
+  absoluteTtlMs: 7 * 24 * 60 * 60 * 1000,
+  loginFailuresPerUser: 10,
+  loginAttemptsPerAddress: 100,
+  loginWindowMs: 15 * 60 * 1000,
+  wsTicketTtlMs: 30 * 1000,
+};
+
+/** Reads the environment once; throws a readable error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    demo: e.DEMO,
+    staticDir: path.resolve(e.STATIC_DIR),
+    logLevel: e.LOG_LEVEL,
+    auth: DEFAULT_AUTH,
+  };
+}

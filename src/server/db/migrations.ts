@@ -1,0 +1,215 @@
+import type { Database } from './database.ts';
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Versioned migrations, PostgreSQL dialect, shared by PGlite and PostgreSQL.
+ * Never edit a released migration: add the next one.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'users and sessions',
+    sql: `
+      CREATE TABLE users (
+        id SERIAL PRIMARY KEY,
+        username TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active',
+        permissions TEXT[] NOT NULL DEFAULT '{}',
+        portfolio_auth TEXT[] NOT NULL DEFAULT '{}',
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE api_keys (
+        id SERIAL PRIMARY KEY,
+        user_id INT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TIMESTAMPTZ NOT NULL,
+        last_used_at TIMESTAMPTZ NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL,
+        revoked_at TIMESTAMPTZ
+      );
+      CREATE INDEX api_keys_user ON api_keys(user_id);
+      CREATE TABLE ws_tickets (
+        ticket_hash TEXT PRIMARY KEY,
+        api_key_id INT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE TABLE audit_log (
+        id BIGSERIAL PRIMARY KEY,
+        user_id INT REFERENCES users(id) ON DELETE SET NULL,
+        action TEXT NOT NULL,
+        detail JSONB NOT NULL DEFAULT '{}',
+        at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE idempotency_keys (
+        user_id INT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        route TEXT NOT NULL,
+        status INT NOT NULL,
+        response JSONB NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, key)
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'brokers, accounts, trading and reporting',
+    sql: `
+      CREATE TABLE brokers (
+        id SERIAL PRIMARY KEY,
+        broker_name TEXT NOT NULL UNIQUE,
+        img_path TEXT NOT NULL,
+        spread_pips NUMERIC(10,2) NOT NULL DEFAULT 0,
+        latency_ms INT NOT NULL DEFAULT 0,
+        commission_per_lot NUMERIC(12,2) NOT NULL DEFAULT 0,
+        rebate_per_lot NUMERIC(12,2) NOT NULL DEFAULT 0
+      );
+      CREATE TABLE accounts (
+        id SERIAL PRIMARY KEY,
+        account_id TEXT NOT NULL UNIQUE,
+        account TEXT NOT NULL,
+        account_name TEXT NOT NULL UNIQUE,
+        broker_id INT NOT NULL REFERENCES brokers(id),
+        server TEXT NOT NULL,
+        server_name TEXT NOT NULL,
+        teiko_category TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        is_master BOOLEAN NOT NULL DEFAULT false,
+        master_id INT REFERENCES accounts(id),
+        copy_ratio NUMERIC(12,4) NOT NULL DEFAULT 1,
+        leverage INT NOT NULL DEFAULT 100,
+        balance NUMERIC(20,2) NOT NULL DEFAULT 0,
+        equity NUMERIC(20,2) NOT NULL DEFAULT 0,
+        margin NUMERIC(20,2) NOT NULL DEFAULT 0,
+        hwm NUMERIC(20,2) NOT NULL DEFAULT 0,
+        ping INT NOT NULL DEFAULT 0,
+        last_update TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX accounts_category ON accounts(teiko_category);
+      CREATE TABLE positions (
+        id BIGSERIAL PRIMARY KEY,
+        account_id INT NOT NULL REFERENCES accounts(id),
+        master_position_id BIGINT,
+        symbol TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('Buy', 'Sell')),
+        category TEXT NOT NULL CHECK (category IN ('Forex', 'Equities')),
+        quantity NUMERIC(20,4) NOT NULL CHECK (quantity > 0),
+        price_open NUMERIC(20,6) NOT NULL,
+        price_current NUMERIC(20,6) NOT NULL,
+        price_low NUMERIC(20,6) NOT NULL,
+        price_high NUMERIC(20,6) NOT NULL,
+        sl NUMERIC(20,6),
+        tp NUMERIC(20,6),
+        profit NUMERIC(20,2) NOT NULL DEFAULT 0,
+        swap NUMERIC(20,2) NOT NULL DEFAULT 0,
+        commission NUMERIC(20,2) NOT NULL DEFAULT 0,
+        fee NUMERIC(20,2) NOT NULL DEFAULT 0,
+        exec_duration_ms INT NOT NULL DEFAULT 0,
+        opened_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX positions_account ON positions(account_id);
+      CREATE INDEX positions_master ON positions(master_position_id);
+      CREATE TABLE deals (
+        id BIGSERIAL PRIMARY KEY,
+        account_id INT NOT NULL REFERENCES accounts(id),
+        kind TEXT NOT NULL CHECK (kind IN ('trade', 'deposit', 'withdrawal')),
+        symbol TEXT,
+        type TEXT CHECK (type IN ('Buy', 'Sell')),
+        category TEXT CHECK (category IN ('Forex', 'Equities')),
+        quantity NUMERIC(20,4) NOT NULL DEFAULT 0,
+        open_price NUMERIC(20,6),
+        close_price NUMERIC(20,6),
+        opened_at TIMESTAMPTZ,
+        datetime TIMESTAMPTZ NOT NULL,
+        amount NUMERIC(20,2) NOT NULL DEFAULT 0,
+        profit NUMERIC(20,2) NOT NULL DEFAULT 0,
+        swap NUMERIC(20,2) NOT NULL DEFAULT 0,
+        commission NUMERIC(20,2) NOT NULL DEFAULT 0,
+        fee NUMERIC(20,2) NOT NULL DEFAULT 0,
+        rebate NUMERIC(20,2) NOT NULL DEFAULT 0,
+        mae NUMERIC(20,6),
+        mfe NUMERIC(20,6),
+        exec_duration_ms INT,
+        is_rebalancing BOOLEAN NOT NULL DEFAULT false
+      );
+      CREATE INDEX deals_account_time ON deals(account_id, datetime);
+      CREATE INDEX deals_symbol ON deals(symbol);
+      CREATE TABLE nav_snapshots (
+        account_id INT NOT NULL REFERENCES accounts(id),
+        day DATE NOT NULL,
+        balance NUMERIC(20,2) NOT NULL,
+        equity NUMERIC(20,2) NOT NULL,
+        taken_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, day)
+      );
+      CREATE TABLE rebates (
+        account_id INT NOT NULL REFERENCES accounts(id),
+        month DATE NOT NULL,
+        lots NUMERIC(20,4) NOT NULL DEFAULT 0,
+        total_rebate NUMERIC(20,2) NOT NULL DEFAULT 0,
+        profit_sharing_amount NUMERIC(20,2) NOT NULL DEFAULT 0,
+        balance NUMERIC(20,2) NOT NULL DEFAULT 0,
+        PRIMARY KEY (account_id, month)
+      );
+      CREATE TABLE copy_rules (
+        master_id INT NOT NULL REFERENCES accounts(id),
+        market_type TEXT NOT NULL CHECK (market_type IN ('Forex', 'Equities')),
+        allowed_pairs TEXT[] NOT NULL DEFAULT '{}',
+        PRIMARY KEY (master_id, market_type)
+      );
+      CREATE TABLE alerts (
+        id BIGSERIAL PRIMARY KEY,
+        type TEXT NOT NULL,
+        message TEXT NOT NULL,
+        datetime TIMESTAMPTZ NOT NULL,
+        account_id INT REFERENCES accounts(id)
+      );
+      CREATE INDEX alerts_time ON alerts(datetime DESC);
+      CREATE TABLE bridge_state (
+        id INT PRIMARY KEY CHECK (id = 1),
+        running BOOLEAN NOT NULL,
+        changed_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE TABLE market_state (
+        key TEXT PRIMARY KEY,
+        value JSONB NOT NULL
+      );
+    `,
+  },
+];
+
+/** Applies every migration not yet recorded, each in its own transaction, in order. */
+export async function migrate(db: Database): Promise<number[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  const applied = new Set(
+    (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
+  const done: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    // The advisory lock serialises instances migrating one PostgreSQL database at once;
+    // the loser's insert fails on the primary key and its transaction rolls back whole.
+    try {
+      await db.exec(`BEGIN;
+        SELECT pg_advisory_xact_lock(724301);
+        ${m.sql}
+        INSERT INTO schema_migrations (version, name) VALUES (${m.version}, '${m.name.replace(/'/g, "''")}');
+        COMMIT;`);
+    } catch (err) {
+      const now = await db.query<{ version: number }>('SELECT version FROM schema_migrations WHERE version = $1', [
+        m.version,
+      ]);
+      if (now.length === 0) throw err;
+      continue;
+    }
+    done.push(m.version);
+  }
+  return done;
+}

@@ -1,0 +1,15 @@
+/** An error whose status and message are meant for the client. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const unauthorized = (message = 'Authentication required.') => new HttpError(401, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);

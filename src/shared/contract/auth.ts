@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+function requiredString(field: string, max: number) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
+    .min(1, `${field} is required`)
+    .max(max, `${field} is too long (at most ${max} characters)`);
+}
+
+/** POST /api/login body. Unknown fields are refused, not stripped. */
+export const LoginBody = z.strictObject({
+  username: requiredString('username', 200).regex(/^[^\p{Cc}]*$/u, 'username must not contain control characters'),
+  password: requiredString('password', 1000),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** The session the client keeps in local storage under `user_data` (SPEC §3). */
+export const SessionData = z.object({
+  api_key: z.string().min(1),
+  portfolio_auth: z.array(z.string()),
+  status: z.string(),
+  restrictions: z.array(z.string()),
+});
+export type SessionData = z.infer<typeof SessionData>;
+
+export const LoginResponse = z.object({ data: SessionData });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** POST /api/ws-ticket: a single-use websocket ticket, valid 30 s (DESIGN.md). */
+export const WsTicketResponse = z.object({ data: z.object({ ticket: z.string() }) });
+export type WsTicketResponse = z.infer<typeof WsTicketResponse>;
