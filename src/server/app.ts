@@ -16,6 +16,7 @@ import { migrate } from './db/migrations.ts';
 import { AuthStore } from './auth/auth-store.ts';
 import { authGuard } from './auth/guard.ts';
 import { authRoutes } from './routes/auth-routes.ts';
+import { bridgeRoutes } from './routes/bridge-routes.ts';
 import { seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
 
 declare module 'fastify' {
@@ -50,7 +51,8 @@ function validationMessage(error: FastifyError): string {
     return error.validation
       .map((v) => {
         const where = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-        return where && !v.message.startsWith(where) ? `${where}: ${v.message}` : v.message;
+        const message = v.message ?? 'is invalid';
+        return where && !message.startsWith(where) ? `${where}: ${message}` : message;
       })
       .join('; ');
   }
@@ -128,13 +130,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   await app.register(authGuard, { store: authStore });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
+  await app.register(bridgeRoutes, { db });
 
   const staticDir = config.staticDir;
   const hasClient = staticDir !== undefined && fs.existsSync(path.join(staticDir, 'index.html'));
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: staticDir,
-      index: false,
+      index: ['index.html'],
       setHeaders(res, file) {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -33,7 +33,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(fs.readFileSync(file, 'utf8'));
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && (owner === process.pid || isAlive(owner))) {
         throw new DataDirLockedError(
           `Another server (pid ${owner}) is already using the data directory ${dataDir}. ` +
             'Stop it first, or start this one with another DATA_DIR.',

@@ -1,0 +1,19 @@
+/** Route constants of SPEC §2. */
+export const ROUTES = {
+  home: '/',
+  accounts: '/accounts',
+  brokers: '/brokers',
+  login: '/login',
+  nav: '/nav',
+  rebates: '/rebates',
+} as const;
+
+export const APP_VERSION = '1.0.9';
+
+/** Only a same-origin path may be a post-login destination (no open redirect). */
+export function safeRedirect(target: unknown): string {
+  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+    return ROUTES.home;
+  }
+  return target.startsWith(ROUTES.login) ? ROUTES.home : target;
+}

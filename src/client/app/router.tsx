@@ -1,0 +1,91 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { ROUTES, safeRedirect } from './paths.ts';
+import { AppLayout } from './app-layout.tsx';
+import { NotFound } from '#client/ui/not-found.tsx';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+  auth: { isAuthenticated: boolean };
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFound,
+});
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: ROUTES.login,
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
+    typeof search.redirect === 'string' ? { redirect: search.redirect } : {},
+  beforeLoad: ({ context, search }) => {
+    // Sign-in is only for signed-out users (SPEC §2).
+    if (context.auth.isAuthenticated) throw redirect({ href: safeRedirect(search.redirect) });
+  },
+  component: lazyRouteComponent(() => import('#client/features/login/login-page.tsx'), 'LoginPage'),
+});
+
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: ({ context, location }) => {
+    if (!context.auth.isAuthenticated) {
+      throw redirect({ to: ROUTES.login, search: { redirect: location.href } });
+    }
+  },
+  component: AppLayout,
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: ROUTES.home,
+  component: lazyRouteComponent(() => import('#client/features/summary/summary-page.tsx'), 'SummaryPage'),
+});
+const accountsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: ROUTES.accounts,
+  component: lazyRouteComponent(() => import('#client/features/accounts/accounts-page.tsx'), 'AccountsPage'),
+});
+const brokersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: ROUTES.brokers,
+  component: lazyRouteComponent(() => import('#client/features/brokers/brokers-page.tsx'), 'BrokersPage'),
+});
+const navRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: ROUTES.nav,
+  component: lazyRouteComponent(() => import('#client/features/nav/nav-page.tsx'), 'NavPage'),
+});
+const rebatesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: ROUTES.rebates,
+  component: lazyRouteComponent(() => import('#client/features/rebates/rebates-page.tsx'), 'RebatesPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  loginRoute,
+  appRoute.addChildren([homeRoute, accountsRoute, brokersRoute, navRoute, rebatesRoute]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient, auth: { isAuthenticated: false } },
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

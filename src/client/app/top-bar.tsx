@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { hasPermission } from '#shared/domain/permissions.ts';
+import { useSession } from '#client/auth/session-store.ts';
+import { logout } from '#client/auth/logout.ts';
+import { APP_VERSION, ROUTES } from './paths.ts';
+
+const LINKS = [
+  { to: ROUTES.home, label: 'Summary' },
+  { to: ROUTES.accounts, label: 'Accounts' },
+  { to: ROUTES.brokers, label: 'Brokers' },
+  { to: ROUTES.nav, label: 'Nav' },
+] as const;
+
+export function TopBar() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const links = hasPermission(session?.restrictions, 'read_rebate')
+    ? [...LINKS, { to: ROUTES.rebates, label: 'Rebates' } as const]
+    : LINKS;
+
+  const onLogout = async () => {
+    await logout();
+    await navigate({ to: ROUTES.login });
+  };
+
+  return (
+    <header className="topbar">
+      <div className="topbar-inner">
+        <button
+          type="button"
+          className="icon-button menu-toggle"
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+        <Link to={ROUTES.home} className="brand" onClick={() => setMenuOpen(false)}>
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-name">Copy Monitor</span>
+        </Link>
+        <span className="version" title="App version">
+          {APP_VERSION}
+        </span>
+        <nav id="main-nav" className={menuOpen ? 'main-nav open' : 'main-nav'} aria-label="Main">
+          {links.map((l) => (
+            <Link
+              key={l.to}
+              to={l.to}
+              className="nav-link"
+              activeOptions={{ exact: true }}
+              activeProps={{ className: 'nav-link active', 'aria-current': 'page' }}
+              search={(prev) => prev}
+              onClick={() => setMenuOpen(false)}
+            >
+              {l.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="topbar-actions">
+          <button type="button" className="button ghost" onClick={() => void onLogout()}>
+            Logout
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}

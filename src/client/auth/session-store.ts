@@ -1,0 +1,66 @@
+import { useSyncExternalStore } from 'react';
+import { SessionData } from '#shared/contract/auth.ts';
+
+/** Local-storage key of the stored user record (SPEC §3). */
+export const USER_DATA_KEY = 'user_data';
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let cached: { raw: string | null; session: SessionData | null } = { raw: null, session: null };
+
+function read(): SessionData | null {
+  let raw: string | null;
+  try {
+    raw = localStorage.getItem(USER_DATA_KEY);
+  } catch {
+    return null;
+  }
+  if (raw === cached.raw) return cached.session;
+  let session: SessionData | null = null;
+  if (raw) {
+    try {
+      const parsed = SessionData.safeParse(JSON.parse(raw));
+      session = parsed.success ? parsed.data : null;
+    } catch {
+      // Unparsable stored data means signed out (SPEC §4).
+      session = null;
+    }
+  }
+  cached = { raw, session };
+  return session;
+}
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const sessionStore = {
+  get: read,
+  /** Signed in whenever the stored data holds an api key (SPEC §4). */
+  isAuthenticated: (): boolean => Boolean(read()?.api_key),
+  save(session: SessionData): void {
+    localStorage.setItem(USER_DATA_KEY, JSON.stringify(session));
+    emit();
+  },
+  clear(): void {
+    localStorage.removeItem(USER_DATA_KEY);
+    emit();
+  },
+  subscribe,
+};
+
+// Another tab signing in or out changes this one too.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (e) => {
+    if (e.key === USER_DATA_KEY || e.key === null) emit();
+  });
+}
+
+export function useSession(): SessionData | null {
+  return useSyncExternalStore(subscribe, read, () => null);
+}

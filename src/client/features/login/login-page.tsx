@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { LoginResponse, type LoginBody } from '#shared/contract/auth.ts';
+import { ApiError, apiRequest, NETWORK_ERROR } from '#client/api/http.ts';
+import { sessionStore } from '#client/auth/session-store.ts';
+import { safeRedirect } from '#client/app/paths.ts';
+
+const LOGIN_FAILED = 'Login failed. Please try again.';
+
+function loginMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.status === 0 ? NETWORK_ERROR : error.message;
+  return LOGIN_FAILED;
+}
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const { redirect } = useSearch({ from: '/login' });
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  const login = useMutation({
+    mutationFn: (body: LoginBody) =>
+      apiRequest('/api/login', { method: 'POST', body, schema: LoginResponse, fallbackMessage: LOGIN_FAILED }),
+    onSuccess: async ({ data }) => {
+      sessionStore.save(data);
+      // Back to the page first asked for, or home.
+      await navigate({ href: safeRedirect(redirect), replace: true });
+    },
+  });
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!username.trim() || !password) return;
+    login.mutate({ username: username.trim(), password });
+  };
+
+  return (
+    <div className="login-screen">
+      <main className="login-card">
+        <div className="login-brand" aria-hidden="true">
+          <span className="brand-mark large" />
+        </div>
+        <h1>Sign in to your account</h1>
+        <form onSubmit={onSubmit} noValidate={false}>
+          <label className="field">
+            <span>Username</span>
+            <input
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Password</span>
+            <input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+          {login.isError && (
+            <p className="form-error" role="alert">
+              {loginMessage(login.error)}
+            </p>
+          )}
+          <button type="submit" className="button primary block" disabled={login.isPending}>
+            {login.isPending ? 'Signing in...' : 'Sign in'}
+          </button>
+        </form>
+      </main>
+      <footer className="login-footer">© {new Date().getFullYear()} Copy Monitor. All rights reserved.</footer>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '#client/ui/page-title.tsx';
+
+export function SummaryPage() {
+  return <PageTitle>Summary</PageTitle>;
+}

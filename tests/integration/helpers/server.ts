@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '#server/app.ts';
+import { DEFAULT_AUTH, type AppConfig, type AuthConfig } from '#server/config.ts';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** Every integration suite runs on embedded PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
+export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  dataDir?: string;
+  auth?: Partial<AuthConfig>;
+  demo?: boolean;
+  schema?: string;
+}
+
+export function testConfig(backend: Backend, options: TestServerOptions = {}): AppConfig {
+  const schema = options.schema ?? `t_${randomBytes(6).toString('hex')}`;
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: options.dataDir ?? '',
+    inMemory: backend === 'pglite' && !options.dataDir,
+    databaseUrl: backend === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
+    databaseSchema: backend === 'postgres' ? schema : undefined,
+    redisUrl: undefined,
+    demo: options.demo ?? true,
+    staticDir: undefined,
+    logLevel: 'silent',
+    auth: { ...DEFAULT_AUTH, ...options.auth },
+  };
+}
+
+/** The real server from buildApp on a random port, with its own database (in-memory PGlite or a fresh schema). */
+export async function startServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
+  const config = testConfig(backend, options);
+  const app = await buildApp(config);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    url: address,
+    async close() {
+      if (config.databaseSchema && !options.schema) {
+        await app.db.exec(`DROP SCHEMA IF EXISTS ${config.databaseSchema} CASCADE`).catch(() => undefined);
+      }
+      await app.close();
+    },
+  };
+}
+
+export interface JsonResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Real HTTP against the server under test. */
+export async function http<T = Record<string, unknown>>(
+  server: TestServer,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; key?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(server.url + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+export const DEMO = {
+  admin: { username: 'admin', password: 'admin-demo' },
+  manager: { username: 'manager', password: 'manager-demo' },
+  investor: { username: 'investor', password: 'investor-demo' },
+} as const;
+
+export async function login(server: TestServer, who: keyof typeof DEMO): Promise<string> {
+  const res = await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: DEMO[who] });
+  if (res.status !== 200) throw new Error(`login ${who} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.api_key;
+}
