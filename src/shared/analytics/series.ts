@@ -1,0 +1,153 @@
+/** One closed trade or cash flow on an account's ledger; `time` is epoch seconds. */
+export interface LedgerEntry {
+  time: number;
+  kind: 'trade' | 'deposit' | 'withdrawal';
+  /** Trade: profit + swap + commission + fee. Deposit > 0, withdrawal < 0. */
+  net: number;
+  /** Lots, trades only. */
+  volume?: number;
+}
+
+export interface Point {
+  timestamp: number;
+  value: number;
+}
+
+function chronological(entries: readonly LedgerEntry[]): readonly LedgerEntry[] {
+  for (let i = 1; i < entries.length; i++) {
+    if ((entries[i]?.time ?? 0) < (entries[i - 1]?.time ?? 0)) {
+      // toSorted is stable, so same-second entries keep their ledger order.
+      return entries.toSorted((a, b) => a.time - b.time);
+    }
+  }
+  return entries;
+}
+
+function netOf(entry: LedgerEntry): number {
+  return Number.isFinite(entry.net) ? entry.net : 0;
+}
+
+/** Balance after each entry: deposits − withdrawals + Σ trade net (DOMAIN.md "Balance, equity, NAV"). */
+export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
+  let balance = Number.isFinite(opening) ? opening : 0;
+  return chronological(entries).map((e) => {
+    balance += netOf(e);
+    return { timestamp: e.time, value: balance };
+  });
+}
+
+/** Time-weighted return in percent after each entry, sub-periods split at every cash flow (GIPS; Myfxbook gain). */
+export function growthSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
+  let balance = Number.isFinite(opening) ? opening : 0;
+  let chain = 1; // product of the closed sub-periods' V_end / V_start
+  let start = balance; // V_start of the open sub-period; ≤ 0 means none has started
+  return chronological(entries).map((e) => {
+    const before = balance;
+    balance += netOf(e);
+    if (e.kind === 'trade') {
+      const current = start > 0 ? chain * (balance / start) : chain;
+      return { timestamp: e.time, value: (current - 1) * 100 };
+    }
+    // A cash flow closes the open sub-period just before it and opens the next just after it;
+    // with nothing invested yet (first deposit) the chain simply starts here.
+    if (start > 0) chain *= before / start;
+    start = balance;
+    return { timestamp: e.time, value: (chain - 1) * 100 };
+  });
+}
+
+/** Cumulative trading net profit, one point per trade; cash flows are excluded. */
+export function profitSeries(entries: readonly LedgerEntry[]): Point[] {
+  let profit = 0;
+  const points: Point[] = [];
+  for (const e of chronological(entries)) {
+    if (e.kind !== 'trade') continue;
+    profit += netOf(e);
+    points.push({ timestamp: e.time, value: profit });
+  }
+  return points;
+}
+
+function drawdownFrom(values: readonly Point[], initialPeak: number): Point[] {
+  let peak = initialPeak;
+  return values.map((p) => {
+    if (Number.isFinite(p.value) && p.value > peak) peak = p.value;
+    const dd = peak > 0 && Number.isFinite(p.value) ? ((peak - p.value) / peak) * 100 : 0;
+    return { timestamp: p.timestamp, value: dd };
+  });
+}
+
+/** Drawdown % on a series: (peak − x) / peak × 100, peak = running maximum (DOMAIN.md Drawdown). */
+export function drawdownSeries(values: readonly Point[]): Point[] {
+  return drawdownFrom(values, -Infinity);
+}
+
+/** Maximum drawdown % of a series (DOMAIN.md Drawdown); 0 when empty. */
+export function maxDrawdownPct(values: readonly number[]): number {
+  let peak = -Infinity;
+  let max = 0;
+  for (const x of values) {
+    if (!Number.isFinite(x)) continue;
+    if (x > peak) peak = x;
+    if (peak > 0) max = Math.max(max, ((peak - x) / peak) * 100);
+  }
+  return max;
+}
+
+/** Drawdown % of the growth index 1 + g/100, so withdrawals are not losses (DOMAIN.md Drawdown). */
+export function drawdownFromGrowth(growth: readonly Point[]): Point[] {
+  // The index starts at 1 before the first entry, so a loss on the very first trade counts.
+  return drawdownFrom(
+    growth.map((p) => ({ timestamp: p.timestamp, value: 1 + p.value / 100 })),
+    1,
+  );
+}
+
+/** Cumulative traded lots, one point per trade. */
+export function volumeSeries(entries: readonly LedgerEntry[]): Point[] {
+  let lots = 0;
+  const points: Point[] = [];
+  for (const e of chronological(entries)) {
+    if (e.kind !== 'trade') continue;
+    const v = e.volume ?? 0;
+    lots += Number.isFinite(v) ? v : 0;
+    points.push({ timestamp: e.time, value: lots });
+  }
+  return points;
+}
+
+export interface AccountSummary {
+  /** Σ deposits. */
+  deposits: number;
+  /** Σ withdrawals, as a positive amount. */
+  withdrawals: number;
+  /** Σ trade net (profit + swap + commission + fee). */
+  netProfit: number;
+  /** netProfit / deposits × 100; 0 without deposits. */
+  absoluteGainPct: number;
+  /** Time-weighted growth %, see growthSeries. */
+  growthPct: number;
+  balance: number;
+}
+
+/** Deposits, withdrawals, net profit, absolute gain (profit / deposits) and time-weighted growth (DOMAIN.md G1). */
+export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary {
+  let deposits = 0;
+  let withdrawals = 0;
+  let netProfit = 0;
+  for (const e of entries) {
+    const net = netOf(e);
+    if (e.kind === 'trade') netProfit += net;
+    else if (e.kind === 'deposit') deposits += Math.abs(net);
+    else withdrawals += Math.abs(net);
+  }
+  const growth = growthSeries(entries);
+  return {
+    deposits,
+    withdrawals,
+    netProfit,
+    absoluteGainPct: deposits > 0 ? (netProfit / deposits) * 100 : 0,
+    growthPct: growth.at(-1)?.value ?? 0,
+    balance: deposits - withdrawals + netProfit,
+  };
+}

@@ -1,0 +1,78 @@
+import { sum } from './stats.ts';
+
+export interface ClosedTrade {
+  /** Opening direction. */
+  type: 'Buy' | 'Sell';
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  volume: number;
+}
+
+export interface TradeStats {
+  win: number;
+  loss: number;
+  average_win: number;
+  average_loss: number;
+  best_trade: number | null;
+  worst_trade: number | null;
+  longs_won: number;
+  shorts_won: number;
+  lots: number;
+  commissions: number;
+  swap: number;
+  profit_factor: number | null;
+  gross_profit: number;
+  gross_loss: number;
+}
+
+const orZero = (x: number): number => (Number.isFinite(x) ? x : 0);
+
+/** Net result of a closed trade: profit + swap + commission + fee (DOMAIN.md, ours). */
+export function netResult(t: ClosedTrade): number {
+  return orZero(t.profit) + orZero(t.swap) + orZero(t.commission) + orZero(t.fee);
+}
+
+function percent(part: number, whole: number): number {
+  return whole > 0 ? (part / whole) * 100 : 0;
+}
+
+/** Win/loss, averages, best/worst, longs/shorts won, lots, costs and profit factor (MT5 testing report definitions). */
+export function tradeStats(trades: readonly ClosedTrade[]): TradeStats {
+  const results = trades.map(netResult);
+  const wins = results.filter((p) => p > 0);
+  const losses = results.filter((p) => p < 0);
+  const grossProfit = sum(wins);
+  const grossLoss = sum(losses);
+  let buys = 0;
+  let buysWon = 0;
+  let sells = 0;
+  let sellsWon = 0;
+  trades.forEach((t, i) => {
+    const won = (results[i] ?? 0) > 0;
+    if (t.type === 'Buy') {
+      buys++;
+      if (won) buysWon++;
+    } else {
+      sells++;
+      if (won) sellsWon++;
+    }
+  });
+  return {
+    win: wins.length,
+    loss: losses.length,
+    average_win: wins.length > 0 ? grossProfit / wins.length : 0,
+    average_loss: losses.length > 0 ? grossLoss / losses.length : 0,
+    best_trade: results.length > 0 ? Math.max(...results) : null,
+    worst_trade: results.length > 0 ? Math.min(...results) : null,
+    longs_won: percent(buysWon, buys),
+    shorts_won: percent(sellsWon, sells),
+    lots: sum(trades.map((t) => t.volume)),
+    commissions: sum(trades.map((t) => t.commission)),
+    swap: sum(trades.map((t) => t.swap)),
+    profit_factor: losses.length > 0 ? grossProfit / Math.abs(grossLoss) : null,
+    gross_profit: grossProfit,
+    gross_loss: grossLoss,
+  };
+}
