@@ -17,6 +17,15 @@ import { AuthStore } from './auth/auth-store.ts';
 import { authGuard } from './auth/guard.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { bridgeRoutes } from './routes/bridge-routes.ts';
+import websocket from '@fastify/websocket';
+import { accountsRoutes } from './routes/accounts-routes.ts';
+import { tradingRoutes } from './routes/trading-routes.ts';
+import { rebatesRoutes } from './routes/rebates-routes.ts';
+import { liveRoutes } from './routes/live-routes.ts';
+import { generateHistory, hasHistory } from './market/history.ts';
+import { SimulatedMarket } from './market/simulated-market.ts';
+import { ExcursionCache } from './live/excursion-cache.ts';
+import { LiveHub } from './live/live-hub.ts';
 import { seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
 
 declare module 'fastify' {
@@ -24,6 +33,8 @@ declare module 'fastify' {
     db: Database;
     config: AppConfig;
     authStore: AuthStore;
+    market: SimulatedMarket | null;
+    hub: LiveHub;
   }
 }
 
@@ -101,6 +112,39 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     );
   }
 
+  // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
+  let market: SimulatedMarket | null = null;
+  const simulated = await db.query("SELECT 1 FROM market_state WHERE key = 'history'");
+  if (config.demo !== false && (demo || simulated.length > 0)) {
+    if (!(await hasHistory(db))) {
+      const started = performance.now();
+      const made = await generateHistory(db, {
+        seed: config.market.seed,
+        now: config.market.now(),
+        months: config.market.historyMonths,
+      });
+      app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
+    }
+    market = new SimulatedMarket(db, {
+      seed: config.market.seed,
+      now: config.market.now,
+      tickMs: config.market.tickMs,
+      autoTrade: config.market.autoTrade,
+      flushEvery: 3,
+    });
+    await market.start();
+  }
+  const excursions = new ExcursionCache(db, config.market.now);
+  await excursions.refresh(true);
+  const hub = new LiveHub(excursions, config.market.feedIntervalMs);
+  market?.onUpdate((snapshot) => hub.update(snapshot));
+  app.decorate('market', market);
+  app.decorate('hub', hub);
+  app.addHook('onClose', async () => {
+    hub.close();
+    await market?.stop();
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) return reply.status(400).send({ message: validationMessage(error) });
     const status = error.statusCode ?? 500;
@@ -130,7 +174,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   await app.register(authGuard, { store: authStore });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
-  await app.register(bridgeRoutes, { db });
+  await app.register(bridgeRoutes, { db, onChange: (running) => void market?.setCopying(running) });
+  await app.register(accountsRoutes, { db, market });
+  await app.register(tradingRoutes, { db, market, excursions });
+  await app.register(rebatesRoutes, { db });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(liveRoutes, { store: authStore, hub, market });
 
   const staticDir = config.staticDir;
   const hasClient = staticDir !== undefined && fs.existsSync(path.join(staticDir, 'index.html'));

@@ -14,6 +14,7 @@ const Env = z.object({
   /** Unset: demo data is seeded when the database is empty. */
   DEMO: Flag.optional(),
   STATIC_DIR: z.string().min(1).default('./dist'),
+  MARKET_SEED: z.coerce.number().int().min(0).max(2 ** 31).default(42),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -32,7 +33,30 @@ export interface AppConfig {
   staticDir: string | undefined;
   logLevel: string;
   auth: AuthConfig;
+  market: MarketConfig;
 }
+
+export interface MarketConfig {
+  /** Seed of the simulated market: the same seed gives the same brokers, accounts and history. */
+  seed: number;
+  /** Market step; 0 stops the clock (tests step it by hand). */
+  tickMs: number;
+  /** Live feeds send at most one snapshot per this interval. */
+  feedIntervalMs: number;
+  autoTrade: boolean;
+  historyMonths: number;
+  /** The market's clock (tests may pin it). */
+  now: () => number;
+}
+
+export const DEFAULT_MARKET: MarketConfig = {
+  seed: 42,
+  tickMs: 1000,
+  feedIntervalMs: 1000,
+  autoTrade: true,
+  historyMonths: 12,
+  now: Date.now,
+};
 
 export interface AuthConfig {
   /** A session dies this long after its last use. */
@@ -74,5 +98,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
     auth: DEFAULT_AUTH,
+    market: { ...DEFAULT_MARKET, seed: e.MARKET_SEED },
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app.ts';
-import { DEFAULT_AUTH, type AppConfig, type AuthConfig } from '#server/config.ts';
+import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -19,6 +19,7 @@ export interface TestServerOptions {
   auth?: Partial<AuthConfig>;
   demo?: boolean;
   schema?: string;
+  market?: Partial<MarketConfig>;
 }
 
 export function testConfig(backend: Backend, options: TestServerOptions = {}): AppConfig {
@@ -35,6 +36,8 @@ export function testConfig(backend: Backend, options: TestServerOptions = {}): A
     staticDir: undefined,
     logLevel: 'silent',
     auth: { ...DEFAULT_AUTH, ...options.auth },
+    // A pinned clock and a manual market: tests step it with app.market.tick().
+    market: { ...DEFAULT_MARKET, tickMs: 0, feedIntervalMs: 50, autoTrade: false, historyMonths: 3, ...options.market },
   };
 }
 

@@ -1,0 +1,107 @@
+import { aggregateBreakeven } from '#shared/analytics/breakeven.ts';
+import type { Position } from '#shared/contract/positions.ts';
+import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/market/adapter.ts';
+import { convert, instrument } from '#server/market/instruments.ts';
+
+export interface ExcursionCache {
+  get(symbol: string): { avg_mae: number | null; median_mae: number | null; avg_mfe: number | null; median_mfe: number | null } | undefined;
+}
+
+export type GroupBy = 'symbol' | 'account' | 'broker';
+
+const finiteOrNull = (x: number | null | undefined): number | null => (x !== null && x !== undefined && Number.isFinite(x) ? x : null);
+const round = (x: number, d: number) => Number(x.toFixed(d));
+
+/**
+ * Rows of a live feed: the positions given, grouped per symbol and direction (and per account or broker),
+ * with VWAP open price, breakeven (DOMAIN.md B1) and EUR totals. NaN and Infinity become null here,
+ * before anything is serialised.
+ */
+export function aggregatePositions(
+  snapshot: MarketSnapshot,
+  positions: readonly LivePosition[],
+  groupBy: GroupBy,
+  excursions: ExcursionCache,
+): Position[] {
+  const groups = new Map<string, { legs: LivePosition[]; accounts: LiveAccount[] }>();
+  for (const p of positions) {
+    const acct = snapshot.accounts.get(p.account_id);
+    if (!acct) continue;
+    const owner = groupBy === 'account' ? `a${acct.id}` : groupBy === 'broker' ? `b${acct.broker.id}` : '';
+    const key = `${p.symbol}|${p.type}|${owner}`;
+    const g = groups.get(key) ?? { legs: [], accounts: [] };
+    g.legs.push(p);
+    g.accounts.push(acct);
+    groups.set(key, g);
+  }
+  const mids = snapshot.mids;
+  const eur = (amount: number, currency: string) => convert(amount, currency, 'EUR', mids);
+  const rows: Position[] = [];
+  for (const { legs, accounts } of groups.values()) {
+    const first = legs[0]!;
+    const a0 = accounts[0]!;
+    const inst = instrument(first.symbol);
+    const lots = legs.reduce((s, p) => s + p.quantity, 0);
+    const currencies = new Set(accounts.map((a) => a.currency));
+    const currency = currencies.size === 1 ? a0.currency : 'EUR';
+    const inRowCurrency = (amount: number, from: string) => convert(amount, from, currency, mids);
+    const profit = legs.reduce((s, p, i) => s + inRowCurrency(p.profit, accounts[i]!.currency), 0);
+    const profitEur = legs.reduce((s, p, i) => s + eur(p.profit, accounts[i]!.currency), 0);
+    const feeEur = legs.reduce((s, p, i) => s + eur(p.commission + p.fee, accounts[i]!.currency), 0);
+    const swapEur = legs.reduce((s, p, i) => s + eur(p.swap, accounts[i]!.currency), 0);
+    const be = aggregateBreakeven(
+      first.type,
+      legs.map((p, i) => ({
+        lots: p.quantity,
+        openPrice: p.price_open,
+        costsQuote: convert(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote, mids),
+      })),
+      inst.contract,
+    );
+    const vwap = be?.vwap ?? first.price_open;
+    const sameAccount = new Set(accounts.map((a) => a.id)).size === 1;
+    const sameBroker = new Set(accounts.map((a) => a.broker.id)).size === 1;
+    const names = [...new Set(accounts.map((a) => a.account_name))];
+    const ex = excursions.get(first.symbol);
+    const durations = legs.map((p) => p.exec_duration_ms);
+    const sl = legs.every((p) => p.sl === first.sl) ? first.sl : null;
+    const tp = legs.every((p) => p.tp === first.tp) ? first.tp : null;
+    rows.push({
+      account_name: sameAccount ? a0.account_name : `${names.length} accounts`,
+      account_nameBis: names.join(', '),
+      u_symbol: first.symbol,
+      type: first.type,
+      category: inst.market,
+      teiko_category: new Set(accounts.map((a) => a.teiko_category)).size === 1 ? a0.teiko_category : 'mixed',
+      time: Math.min(...legs.map((p) => p.opened_at)),
+      price_open: round(vwap, inst.digits + 1),
+      price_current: round(legs.reduce((s, p) => s + p.price_current * p.quantity, 0) / lots, inst.digits + 1),
+      quantity: round(lots, 4),
+      quantity_currency: round(eur(lots * inst.contract * vwap, inst.quote), 2),
+      profit: round(profit, 2),
+      profit_currency: round(profitEur, 2),
+      fee_currency: round(feeEur, 2),
+      swap_currency: round(swapEur, 2),
+      sl: finiteOrNull(sl),
+      tp: finiteOrNull(tp),
+      breakeven: finiteOrNull(be?.breakeven),
+      breakevenMax: finiteOrNull(be?.breakevenMax),
+      breakevenMin: finiteOrNull(be?.breakevenMin),
+      is_master: accounts.every((a) => a.is_master),
+      equity_market: inst.exchange,
+      broker_name: sameBroker ? a0.broker.broker_name : `${new Set(accounts.map((a) => a.broker.id)).size} brokers`,
+      img_path: sameBroker ? a0.broker.img_path : '',
+      server: sameAccount ? a0.server : '',
+      server_name: sameAccount ? a0.server_name : '',
+      login: sameAccount ? a0.account : '',
+      currency,
+      exec_duration_ms: finiteOrNull(durations.reduce((s, d) => s + d, 0) / durations.length),
+      avgMae: finiteOrNull(ex?.avg_mae),
+      medianMae: finiteOrNull(ex?.median_mae),
+      avgMfe: finiteOrNull(ex?.avg_mfe),
+      medianMfe: finiteOrNull(ex?.median_mfe),
+      legs: legs.length,
+    });
+  }
+  return rows.sort((a, b) => a.u_symbol.localeCompare(b.u_symbol) || a.type.localeCompare(b.type) || a.account_name.localeCompare(b.account_name));
+}

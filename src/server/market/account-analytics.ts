@@ -1,0 +1,100 @@
+import {
+  balanceSeries,
+  drawdownFromGrowth,
+  growthSeries,
+  profitSeries,
+  volumeSeries,
+  type LedgerEntry,
+  type Point,
+} from '#shared/analytics/series.ts';
+import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
+import type { Queryable } from '#server/db/database.ts';
+
+export interface DealRecord {
+  kind: 'trade' | 'deposit' | 'withdrawal';
+  symbol: string | null;
+  type: 'Buy' | 'Sell' | null;
+  category: 'Forex' | 'Equities' | null;
+  quantity: number;
+  open_price: number | null;
+  close_price: number | null;
+  datetime: Date;
+  amount: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  rebate: number;
+  is_rebalancing: boolean;
+}
+
+export async function loadDeals(db: Queryable, accountId: number): Promise<DealRecord[]> {
+  return db.query<DealRecord>(
+    `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
+            commission, fee, rebate, is_rebalancing
+     FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
+    [accountId],
+  );
+}
+
+const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+export function toLedger(deals: readonly DealRecord[]): LedgerEntry[] {
+  return deals.map((d) =>
+    d.kind === 'trade'
+      ? { time: epoch(d.datetime), kind: 'trade', net: d.profit + d.swap + d.commission + d.fee, volume: d.quantity }
+      : { time: epoch(d.datetime), kind: d.kind, net: d.amount },
+  );
+}
+
+export interface Series {
+  balance: Point[];
+  growth: Point[];
+  profit: Point[];
+  drawdown: Point[];
+  volume: Point[];
+}
+
+/**
+ * The performance series of an account over a period: history before `from` is folded into the
+ * opening balance so the balance series stays true; growth, profit, drawdown and volume restart at `from`.
+ */
+export function seriesOf(deals: readonly DealRecord[], from: number | undefined, keep: (d: DealRecord) => boolean): Series {
+  const ledger = toLedger(deals.filter((d) => d.kind !== 'trade' || keep(d)));
+  const start = from ?? -Infinity;
+  const opening = ledger.filter((e) => e.time < start).reduce((s, e) => s + e.net, 0);
+  const inPeriod = ledger.filter((e) => e.time >= start);
+  const growth = growthSeries(inPeriod, opening);
+  return {
+    balance: balanceSeries(inPeriod, opening),
+    growth,
+    profit: profitSeries(inPeriod),
+    drawdown: drawdownFromGrowth(growth),
+    volume: volumeSeries(inPeriod),
+  };
+}
+
+/** Max drawdown % of an account: on its time-weighted growth index, so withdrawals are not losses (DOMAIN.md). */
+export function maxDrawdownOf(deals: readonly DealRecord[]): number {
+  let max = 0;
+  for (const p of drawdownFromGrowth(growthSeries(toLedger(deals)))) max = Math.max(max, p.value);
+  return max;
+}
+
+export function statsOf(trades: readonly DealRecord[]) {
+  const closed = trades.map((d) => ({
+    type: d.type ?? 'Buy',
+    profit: d.profit,
+    swap: d.swap,
+    commission: d.commission,
+    fee: d.fee,
+    volume: d.quantity,
+  }));
+  const s = tradeStats(closed);
+  const asTrade = (target: number | null) => {
+    if (target === null) return null;
+    const d = trades.find((t, i) => netResult(closed[i]!) === target);
+    return d ? { datetime: epoch(d.datetime), symbol: d.symbol ?? '', type: d.type ?? '', profit: target } : null;
+  };
+  return { ...s, best: asTrade(s.best_trade), worst: asTrade(s.worst_trade) };
+}

@@ -1,0 +1,125 @@
+import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+
+export type MarketType = 'Forex' | 'Equities';
+
+export interface Instrument {
+  symbol: string;
+  market: MarketType;
+  /** Starting mid price, near the real level. */
+  price: number;
+  /** Annualised volatility of the random walk. */
+  vol: number;
+  /** Currency the price is quoted in. */
+  quote: string;
+  base: string;
+  /** Units per lot (100,000 for forex, 1 share for equities). */
+  contract: number;
+  pip: number;
+  digits: number;
+  exchange: string | null;
+}
+
+const FX_LEVELS: Record<string, number> = {
+  AUDCAD: 0.9015,
+  AUDJPY: 98.45,
+  AUDUSD: 0.6555,
+  CADJPY: 109.2,
+  EURCAD: 1.4795,
+  EURGBP: 0.8545,
+  EURJPY: 161.9,
+  EURUSD: 1.0825,
+  GBPCAD: 1.7315,
+  GBPJPY: 189.45,
+  GBPUSD: 1.2668,
+  USDCAD: 1.3668,
+  USDCHF: 0.8845,
+  USDJPY: 149.6,
+};
+
+const EQUITIES: readonly [string, number, number, string][] = [
+  ['AAPL', 189.5, 0.26, 'NASDAQ'],
+  ['MSFT', 415.2, 0.24, 'NASDAQ'],
+  ['NVDA', 121.4, 0.48, 'NASDAQ'],
+  ['AMZN', 184.7, 0.32, 'NASDAQ'],
+  ['GOOGL', 171.3, 0.29, 'NASDAQ'],
+  ['META', 498.6, 0.36, 'NASDAQ'],
+  ['TSLA', 238.9, 0.55, 'NASDAQ'],
+  ['JPM', 199.8, 0.22, 'NYSE'],
+  ['V', 279.4, 0.2, 'NYSE'],
+  ['KO', 62.15, 0.15, 'NYSE'],
+  ['XOM', 114.6, 0.24, 'NYSE'],
+  ['NFLX', 648.2, 0.38, 'NASDAQ'],
+];
+
+export const INSTRUMENTS: readonly Instrument[] = [
+  ...FOREX_PAIRS.map((symbol): Instrument => {
+    const jpy = symbol.endsWith('JPY');
+    return {
+      symbol,
+      market: 'Forex',
+      price: FX_LEVELS[symbol] ?? 1,
+      vol: jpy ? 0.1 : 0.075,
+      base: symbol.slice(0, 3),
+      quote: symbol.slice(3),
+      contract: 100_000,
+      pip: jpy ? 0.01 : 0.0001,
+      digits: jpy ? 3 : 5,
+      exchange: null,
+    };
+  }),
+  ...EQUITIES.map(
+    ([symbol, price, vol, exchange]): Instrument => ({
+      symbol,
+      market: 'Equities',
+      price,
+      vol,
+      base: symbol,
+      quote: 'USD',
+      contract: 1,
+      pip: 0.01,
+      digits: 2,
+      exchange,
+    }),
+  ),
+];
+
+export const INSTRUMENT_BY_SYMBOL = new Map(INSTRUMENTS.map((i) => [i.symbol, i]));
+export const EQUITY_SYMBOLS = INSTRUMENTS.filter((i) => i.market === 'Equities').map((i) => i.symbol);
+
+export function instrument(symbol: string): Instrument {
+  const found = INSTRUMENT_BY_SYMBOL.get(symbol);
+  if (!found) throw new Error(`unknown instrument ${symbol}`);
+  return found;
+}
+
+export function roundPrice(value: number, digits: number): number {
+  return Number(value.toFixed(digits));
+}
+
+/** Mid prices by symbol. */
+export type Mids = ReadonlyMap<string, number>;
+
+const VIA_USD: Record<string, { symbol: string; usdIsBase: boolean }> = {
+  EUR: { symbol: 'EURUSD', usdIsBase: false },
+  GBP: { symbol: 'GBPUSD', usdIsBase: false },
+  AUD: { symbol: 'AUDUSD', usdIsBase: false },
+  CHF: { symbol: 'USDCHF', usdIsBase: true },
+  JPY: { symbol: 'USDJPY', usdIsBase: true },
+  CAD: { symbol: 'USDCAD', usdIsBase: true },
+};
+
+/** Value of one unit of `currency` in USD at the current mids. */
+function usdValue(currency: string, mids: Mids): number {
+  if (currency === 'USD') return 1;
+  const via = VIA_USD[currency];
+  if (!via) throw new Error(`no rate for ${currency}`);
+  const mid = mids.get(via.symbol);
+  if (!mid) throw new Error(`no price for ${via.symbol}`);
+  return via.usdIsBase ? 1 / mid : mid;
+}
+
+/** Converts an amount between currencies through USD at the current mid prices. */
+export function convert(amount: number, from: string, to: string, mids: Mids): number {
+  if (from === to) return amount;
+  return (amount * usdValue(from, mids)) / usdValue(to, mids);
+}

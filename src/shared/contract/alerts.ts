@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { EpochSeconds } from './fields.ts';
+
+export const Alert = z.object({ id: z.number().int(), type: z.string(), message: z.string(), datetime: EpochSeconds });
+export type Alert = z.infer<typeof Alert>;
+/** GET /api/alerts/infos: newest first, the last 100 alerts that concern the caller's portfolios. */
+export const AlertsResponse = z.object({ alerts: z.array(Alert) });

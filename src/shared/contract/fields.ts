@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
+
+/** A money or price figure; null where it cannot be computed (never NaN or Infinity on the wire). */
+export const Num = z.number();
+export const NullableNum = z.number().nullable();
+/** Epoch seconds. */
+export const EpochSeconds = z.number().int();
+
+const portfolioValues = [...PORTFOLIOS, 'Global Forex'] as const;
+/** `portfolio` query parameter (SPEC §2); 'Global Forex' is accepted as the spec's alias of Global FX. */
+export const PortfolioParam = z.enum(portfolioValues, {
+  error: () => `portfolio must be one of: ${PORTFOLIOS.join(', ')}`,
+});
+export const RebatePortfolioParam = z.enum([...portfolioValues, 'All'], {
+  error: () => `portfolio must be one of: ${[...PORTFOLIOS, 'All'].join(', ')}`,
+});
+
+/** Query-string booleans: 'true' / 'false'. */
+export const BoolParam = z.enum(['true', 'false'], { error: () => "must be 'true' or 'false'" }).transform((v) => v === 'true');
+
+export const Side = z.enum(['Buy', 'Sell']);
+export const MarketType = z.enum(['Forex', 'Equities']);

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { EpochSeconds, Num } from './fields.ts';
+
+/** Historical NAV row (SPEC §3): date_id 'M.YYYY', date_day the day of the month. */
+export const NavRow = z.object({
+  account_id: z.string(),
+  date_id: z.string(),
+  date_day: z.number().int(),
+  account_name: z.string(),
+  account: z.string(),
+  balance: Num,
+  equity: Num,
+  broker_name: z.string(),
+  last_update: EpochSeconds,
+  teiko_category: z.string(),
+  img_path: z.string(),
+  currency: z.string(),
+  balance_currency: Num,
+  account_currency: z.string(),
+});
+export type NavRow = z.infer<typeof NavRow>;
+export const HistoricalNavResponse = z.object({
+  data: z.array(NavRow),
+  available_dates: z.record(z.string(), z.array(z.number().int())),
+});
+export type HistoricalNavResponse = z.infer<typeof HistoricalNavResponse>;

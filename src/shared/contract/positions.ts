@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side } from './fields.ts';
+
+/**
+ * A live position row (SPEC §3), one account's position or an aggregate of several with the same
+ * symbol and direction. Amounts (profit) are in `currency`; the `*_currency` figures are in EUR, the
+ * reporting currency, so rows of different accounts add up. An aggregate over accounts of different
+ * currencies has currency 'EUR'. Prices are in the instrument's quote currency; price_open of an
+ * aggregate is the volume-weighted average. MAE/MFE figures are in pips, from the symbol's closed deals.
+ */
+export const Position = z.object({
+  account_name: z.string(),
+  account_nameBis: z.string(),
+  u_symbol: z.string(),
+  type: Side,
+  category: MarketType,
+  teiko_category: z.string(),
+  time: EpochSeconds,
+  price_open: Num,
+  price_current: Num,
+  quantity: Num,
+  quantity_currency: Num,
+  profit: Num,
+  profit_currency: Num,
+  fee_currency: Num,
+  swap_currency: Num,
+  sl: NullableNum,
+  tp: NullableNum,
+  breakeven: NullableNum,
+  breakevenMax: NullableNum,
+  breakevenMin: NullableNum,
+  is_master: z.boolean(),
+  equity_market: z.string().nullable(),
+  broker_name: z.string(),
+  img_path: z.string(),
+  server: z.string(),
+  server_name: z.string(),
+  login: z.string(),
+  currency: z.string(),
+  exec_duration_ms: NullableNum,
+  avgMae: NullableNum,
+  medianMae: NullableNum,
+  avgMfe: NullableNum,
+  medianMfe: NullableNum,
+  /** Number of account positions in the row. */
+  legs: z.number().int(),
+});
+export type Position = z.infer<typeof Position>;
+
+/** Every websocket snapshot: the feed's rows at `timestamp` (epoch ms). */
+export const LiveMessage = z.object({
+  type: z.literal('snapshot'),
+  timestamp: z.number(),
+  positionsAggregate: z.array(Position),
+});
+export type LiveMessage = z.infer<typeof LiveMessage>;
+
+const Direction = z.enum(['long', 'short'], { error: () => "direction must be 'long' or 'short'" });
+const Currency = z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter ISO code');
+const Price = z
+  .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number') })
+  .finite()
+  .positive('must be a positive price');
+
+/** POST /api/positions/set-tp-sl-by-symbol. `portfolio` (ours, optional) narrows the positions touched. */
+export const SetTpSlBody = z.strictObject({
+  category: MarketType,
+  symbol: z.string().min(1).max(20),
+  direction: Direction,
+  currency: Currency,
+  take_profit: Price,
+  stop_loss: Price,
+  portfolio: PortfolioParam.optional(),
+});
+export type SetTpSlBody = z.infer<typeof SetTpSlBody>;
+
+/** POST /api/positions/close-by-symbol. */
+export const CloseBySymbolBody = z.strictObject({
+  category: MarketType,
+  symbol: z.string().min(1).max(20),
+  direction: Direction,
+  currency: Currency,
+  portfolio: PortfolioParam.optional(),
+});
+export type CloseBySymbolBody = z.infer<typeof CloseBySymbolBody>;
+
+/** Live feed query strings (SPEC §7); `token` is the single-use ticket of POST /api/ws-ticket. */
+export const LiveAggregateQuery = z.strictObject({
+  token: z.string().min(1).max(200).optional(),
+  portfolio: PortfolioParam.optional(),
+});
+export const LiveAggregateByQuery = z.strictObject({
+  token: z.string().min(1).max(200).optional(),
+  portfolio: PortfolioParam.optional(),
+  aggregate_by: z.enum(['account', 'broker'], { error: () => "aggregate_by must be 'account' or 'broker'" }),
+  account: z.string().min(1).max(100).optional(),
+  broker_name: z.string().min(1).max(100).optional(),
+});

@@ -1,0 +1,60 @@
+import { categoriesOfPortfolio } from './account-scope.ts';
+import { normalisePortfolio } from './portfolios.ts';
+
+/** Equity positions carry 'Equities', 'Equity' or an empty category (SPEC §3); null counts as empty. */
+export function isEquityCategory(category: string | null | undefined): boolean {
+  return category === 'Equities' || category === 'Equity' || category === '' || category == null;
+}
+
+/** Forex positions carry the category 'Forex' (SPEC §3). */
+export function isForexCategory(category: string | null | undefined): boolean {
+  return category === 'Forex';
+}
+
+/** Positions shown for a portfolio (SPEC §5): Global FX keeps Forex, Global Equity keeps equities, others keep all. */
+export function filterPositionsByPortfolio<T extends { category: string | null }>(
+  positions: readonly T[],
+  portfolio: string,
+): T[] {
+  switch (normalisePortfolio(portfolio)) {
+    case 'Global FX':
+      return positions.filter((p) => isForexCategory(p.category));
+    case 'Global Equity':
+      return positions.filter((p) => isEquityCategory(p.category));
+    default:
+      return [...positions];
+  }
+}
+
+/** Broker membership (SPEC §5): Consolidated = consolidate, global forex or global equity; others their own. */
+export function brokerInPortfolio(teikoCategories: readonly string[], portfolio: string): boolean {
+  return categoriesOfPortfolio(portfolio).some((category) => teikoCategories.includes(category));
+}
+
+/**
+ * Dashboard panels shown for a portfolio (SPEC §2): FX for Consolidated, SMA, AMC and Global FX;
+ * Equity for Global Equity and Consolidated, and for SMA or AMC only when an equity position of
+ * that category (`teiko_category`) exists.
+ */
+export function dashboardPanels(
+  portfolio: string,
+  positions: readonly { category: string | null; teiko_category: string }[],
+): { fx: boolean; equity: boolean } {
+  const name = normalisePortfolio(portfolio);
+  switch (name) {
+    case 'Consolidated Portfolio':
+      return { fx: true, equity: true };
+    case 'Global FX':
+      return { fx: true, equity: false };
+    case 'Global Equity':
+      return { fx: false, equity: true };
+    case 'SMA':
+    case 'AMC':
+      return {
+        fx: true,
+        equity: positions.some((p) => p.teiko_category === name && isEquityCategory(p.category)),
+      };
+    case undefined:
+      return { fx: false, equity: false };
+  }
+}
