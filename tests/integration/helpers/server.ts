@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '#server/app.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
 
@@ -50,10 +51,13 @@ export async function startServer(backend: Backend, options: TestServerOptions =
     app,
     url: address,
     async close() {
-      if (config.databaseSchema && !options.schema) {
-        await app.db.exec(`DROP SCHEMA IF EXISTS ${config.databaseSchema} CASCADE`).catch(() => undefined);
-      }
       await app.close();
+      if (config.databaseSchema && !options.schema) {
+        const client = new pg.Client({ connectionString: config.databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${config.databaseSchema} CASCADE`);
+        await client.end();
+      }
     },
   };
 }
