@@ -85,6 +85,8 @@ export class SimulatedMarket implements BrokerAdapter {
   private marginAlerted = new Map<number, number>();
   private staleAlerted = false;
   private current: MarketSnapshot;
+  /** Bumped whenever deals are written: readers cache per-account deal totals against it. */
+  dealsVersion = 0;
 
   constructor(
     private readonly db: Database,
@@ -458,6 +460,7 @@ export class SimulatedMarket implements BrokerAdapter {
       await inTx?.(tx);
     });
     for (const id of targets) this.positions.delete(id);
+    this.dealsVersion++;
     return targets.size;
   }
 

@@ -24,7 +24,18 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
-interface AccountInfoRow extends AccountRef {
+interface DealTotals {
+  gross_profit: number;
+  net_profit: number;
+  total_fees: number;
+  total_commission: number;
+  total_swap: number;
+  total_rebate: number;
+}
+
+const NO_DEALS: DealTotals = { gross_profit: 0, net_profit: 0, total_fees: 0, total_commission: 0, total_swap: 0, total_rebate: 0 };
+
+interface AccountInfoRow extends AccountRef, DealTotals {
   img_path: string;
   server: string;
   server_name: string;
@@ -34,12 +45,6 @@ interface AccountInfoRow extends AccountRef {
   margin: number;
   ping: number;
   last_update: Date;
-  gross_profit: number;
-  net_profit: number;
-  total_fees: number;
-  total_commission: number;
-  total_swap: number;
-  total_rebate: number;
 }
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: SimulatedMarket | null }> = async (
@@ -53,6 +58,21 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
     } catch {
       return amount;
     }
+  };
+
+  // Per-account sums over all deals change only when a deal is written: cache them against the market's counter.
+  let cached: { version: number; at: number; totals: Map<number, DealTotals> } | undefined;
+  const dealTotals = async (): Promise<Map<number, DealTotals>> => {
+    const version = market?.dealsVersion ?? -1;
+    if (cached && cached.version === version && (market || Date.now() - cached.at < 5_000)) return cached.totals;
+    const rows = await db.query<DealTotals & { account_id: number }>(
+      `SELECT account_id, sum(profit) AS gross_profit, sum(profit + swap + commission + fee) AS net_profit,
+              sum(commission + fee) AS total_fees, sum(commission) AS total_commission, sum(swap) AS total_swap,
+              sum(rebate) AS total_rebate
+       FROM deals WHERE kind = 'trade' GROUP BY account_id`,
+    );
+    cached = { version, at: Date.now(), totals: new Map(rows.map(({ account_id, ...t }) => [account_id, t])) };
+    return cached.totals;
   };
 
   app.get(
@@ -70,26 +90,19 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
         );
         return { data: brokers };
       }
-      const rows = await db.query<AccountInfoRow>(
+      const totals = await dealTotals();
+      const rows = await db.query<Omit<AccountInfoRow, keyof DealTotals>>(
         `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, b.img_path, a.teiko_category, a.currency,
-                a.server, a.server_name, a.is_master, a.balance, a.equity, a.margin, a.ping, a.last_update,
-                coalesce(d.gross_profit, 0) AS gross_profit, coalesce(d.net_profit, 0) AS net_profit,
-                coalesce(d.total_fees, 0) AS total_fees, coalesce(d.total_commission, 0) AS total_commission,
-                coalesce(d.total_swap, 0) AS total_swap, coalesce(d.total_rebate, 0) AS total_rebate
+                a.server, a.server_name, a.is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
          FROM accounts a JOIN brokers b ON b.id = a.broker_id
-         LEFT JOIN (
-           SELECT account_id, sum(profit) AS gross_profit, sum(profit + swap + commission + fee) AS net_profit,
-                  sum(commission + fee) AS total_fees, sum(commission) AS total_commission, sum(swap) AS total_swap,
-                  sum(rebate) AS total_rebate
-           FROM deals WHERE kind = 'trade' GROUP BY account_id
-         ) d ON d.account_id = a.id
          WHERE a.teiko_category = ANY($1) ORDER BY b.broker_name, a.account_name`,
         [categories],
       );
       const live = market?.snapshot().accounts;
       const rebates = user.permissions.includes('read_rebate');
       return {
-        data: rows.map((r) => {
+        data: rows.map((row) => {
+          const r = { ...NO_DEALS, ...totals.get(row.id), ...row };
           const l = live?.get(r.id);
           const balance = l?.balance ?? r.balance;
           const equity = l?.equity ?? r.equity;

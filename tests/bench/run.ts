@@ -1,0 +1,144 @@
+// npm run bench: history generation, HTTP throughput against a bare-route ceiling, websocket fan-out.
+// Every load targets 127.0.0.1 only, is bounded in time and count, and stops by itself.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import WebSocket from 'ws';
+import { openPglite } from '#server/db/database.ts';
+import { migrate } from '#server/db/migrations.ts';
+import { generateHistory } from '#server/market/history.ts';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+
+function dirSize(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    total += entry.isDirectory() ? dirSize(p) : fs.statSync(p).size;
+  }
+  return total;
+}
+
+function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    });
+  });
+}
+
+const rssMb = (pid: number): number => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+};
+
+const pct = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+async function load(url: string, headers: Record<string, string>) {
+  const r = await autocannon({ url, connections: 10, duration: DURATION_S, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+// 1. History generation
+const genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-history-'));
+const db = await openPglite(genDir);
+await migrate(db);
+const t0 = performance.now();
+const made = await generateHistory(db, { seed: 42, now: Date.now(), months: 12 });
+const genMs = performance.now() - t0;
+await db.close();
+const dbMb = dirSize(genDir) / 1024 / 1024;
+fs.rmSync(genDir, { recursive: true, force: true });
+console.table([
+  { figure: 'history generation (12 months)', value: `${Math.round(genMs)} ms` },
+  { figure: 'deals / NAV rows / rebate rows', value: `${made.deals} / ${made.navRows} / ${made.rebateRows}` },
+  { figure: 'embedded database size', value: `${dbMb.toFixed(1)} MB` },
+]);
+
+// 2. HTTP under load, from this process, against the server in another
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+const server = await start(['src/server/main.ts'], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'info', STATIC_DIR: '/nonexistent' });
+const bare = await start(['tests/bench/bare-server.ts'], { PORT: '0' });
+try {
+  const loginRes = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'admin-demo' }),
+  });
+  const key = ((await loginRes.json()) as { data: { api_key: string } }).data.api_key;
+  const headers = { 'x-api-key': key };
+  const accounts = (await (await fetch(`${server.url}/api/brokers/accounts/info`, { headers })).json()) as { data: { account_id: string }[] };
+  const account = accounts.data[0]!.account_id;
+
+  const ceiling = await load(`${bare.url}/constant`, {});
+  const rows = [{ route: 'bare Fastify constant (ceiling)', ...ceiling, ratio: 1 }];
+  for (const [name, route] of [
+    ['accounts/info', '/api/brokers/accounts/info'],
+    ['historical-deals (1 month)', `/api/brokers/historical-deals?account=${account}&start_date=${Math.floor(Date.now() / 1000) - 30 * 86400}`],
+    ['stats/rebates (All)', '/api/stats/rebates?portfolio=All&group_by=account'],
+  ] as const) {
+    const r = await load(`${server.url}${route}`, headers);
+    rows.push({ route: name, ...r, ratio: Number((r.rps / ceiling.rps).toFixed(3)) });
+  }
+  console.table(rows.map((r) => ({ route: r.route, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, 'vs ceiling': r.ratio })));
+
+  // 3. Websocket fan-out: SOCKETS clients on one portfolio, tick to receipt at the last socket
+  const rssBefore = rssMb(server.child.pid!);
+  const tickets = await Promise.all(
+    Array.from({ length: SOCKETS }, async () => {
+      const res = await fetch(`${server.url}/api/ws-ticket`, { method: 'POST', headers });
+      return ((await res.json()) as { data: { ticket: string } }).data.ticket;
+    }),
+  );
+  const receipts = new Map<number, number[]>();
+  const sockets = await Promise.all(
+    tickets.map(
+      (ticket) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws/brokers/live-positions-aggregate?portfolio=Consolidated%20Portfolio&token=${ticket}`);
+          ws.on('message', (data: Buffer) => {
+            const now = Date.now();
+            const ts = (JSON.parse(data.toString()) as { timestamp: number }).timestamp;
+            const list = receipts.get(ts) ?? [];
+            list.push(now);
+            receipts.set(ts, list);
+          });
+          ws.once('open', () => resolve(ws));
+          ws.once('error', reject);
+        }),
+    ),
+  );
+  receipts.clear();
+  await new Promise((r) => setTimeout(r, DURATION_S * 1000 + 1500));
+  const rssAfter = rssMb(server.child.pid!);
+  const complete = [...receipts].filter(([, list]) => list.length === SOCKETS);
+  const lastArrival = complete.map(([ts, list]) => Math.max(...list) - ts);
+  const firstArrival = complete.map(([ts, list]) => Math.min(...list) - ts);
+  for (const ws of sockets) ws.close();
+  console.table([
+    { figure: 'sockets on one portfolio', value: SOCKETS },
+    { figure: 'ticks measured (all sockets served)', value: `${complete.length} of ${receipts.size}` },
+    { figure: 'tick → first socket p50 / p99', value: `${pct(firstArrival, 50)} / ${pct(firstArrival, 99)} ms` },
+    { figure: 'tick → last socket p50 / p99', value: `${pct(lastArrival, 50)} / ${pct(lastArrival, 99)} ms` },
+    { figure: 'server RSS before / with sockets', value: `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MB` },
+  ]);
+} finally {
+  server.child.kill('SIGTERM');
+  bare.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
