@@ -1,3 +1,4 @@
+import { pipSize } from '#shared/analytics/excursions.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 
 export type MarketType = 'Forex' | 'Equities';
@@ -62,7 +63,7 @@ export const INSTRUMENTS: readonly Instrument[] = [
       base: symbol.slice(0, 3),
       quote: symbol.slice(3),
       contract: 100_000,
-      pip: jpy ? 0.01 : 0.0001,
+      pip: pipSize(symbol),
       digits: jpy ? 3 : 5,
       exchange: null,
     };

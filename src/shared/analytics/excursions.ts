@@ -2,9 +2,12 @@ import { mean, median, roundTo } from './stats.ts';
 
 type Direction = 'Buy' | 'Sell';
 
+export const PIP_SIZE_JPY = 0.01;
+export const PIP_SIZE = 0.0001;
+
 /** Pip size: 0.01 for JPY pairs, else 0.0001 (DOMAIN.md Forex units). */
 export function pipSize(symbol: string): number {
-  return symbol.toUpperCase().includes('JPY') ? 0.01 : 0.0001;
+  return symbol.toUpperCase().includes('JPY') ? PIP_SIZE_JPY : PIP_SIZE;
 }
 
 /** Price distance expressed in pips of `symbol`. */

@@ -1,12 +1,8 @@
 /** TP/SL input rules and MAE/MFE suggestions (SPEC §5, DOMAIN.md "MAE / MFE"). */
-export const PIP_SIZE_JPY = 0.01;
-export const PIP_SIZE = 0.0001;
-export const SUGGESTION_DECIMALS = 5;
+import { PIP_SIZE, PIP_SIZE_JPY, pipSize, suggestSlTp } from '../analytics/excursions.ts';
 
-/** Pip size of a symbol: 0.01 for JPY pairs, otherwise 0.0001 (SPEC §5). */
-export function pipSize(symbol: string): number {
-  return symbol.toUpperCase().includes('JPY') ? PIP_SIZE_JPY : PIP_SIZE;
-}
+export { PIP_SIZE, PIP_SIZE_JPY, pipSize };
+export const SUGGESTION_DECIMALS = 5;
 
 /** The cover button shows only for a negative loss amount with a computable (finite) price (SPEC §5). */
 export function coverAvailable(lossAmount: number | null, price: number | null): boolean {
@@ -30,10 +26,7 @@ export function roundSuggestion(value: number): number {
   return Math.round(value * factor) / factor;
 }
 
-/**
- * SL/TP suggested from median MAE/MFE in pips (DOMAIN.md, example M2): Buy SL = open − MAE,
- * TP = open + MFE; Sell SL = open + MAE, TP = open − MFE; rounded to 5 decimals.
- */
+/** SL/TP suggested from median MAE/MFE given in pips (DOMAIN.md M2); the rule itself is analytics' suggestSlTp. */
 export function suggestLevels(
   type: 'Buy' | 'Sell',
   openPrice: number,
@@ -41,9 +34,5 @@ export function suggestLevels(
   medianMfePips: number,
   pip: number,
 ): { sl: number; tp: number } {
-  const mae = medianMaePips * pip;
-  const mfe = medianMfePips * pip;
-  return type === 'Buy'
-    ? { sl: roundSuggestion(openPrice - mae), tp: roundSuggestion(openPrice + mfe) }
-    : { sl: roundSuggestion(openPrice + mae), tp: roundSuggestion(openPrice - mfe) };
+  return suggestSlTp(type, openPrice, medianMaePips * pip, medianMfePips * pip);
 }
