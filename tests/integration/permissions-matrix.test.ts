@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
+import { connect, ticket } from './helpers/ws.ts';
+
+type User = 'admin' | 'manager' | 'investor';
+
+/** Who may read what (SPEC §6, DESIGN.md demo users): 200 where allowed, 403 where not, 401 without a session. */
+const READS: [string, Record<User, number>][] = [
+  ['/api/brokers/accounts/info', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/brokers/accounts/info?portfolio=Global%20FX', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/brokers/accounts/info?portfolio=SMA', { admin: 200, manager: 200, investor: 403 }],
+  ['/api/brokers/accounts/info?portfolio=AMC', { admin: 200, manager: 403, investor: 403 }],
+  ['/api/brokers/accounts/info?only_broker_name=true', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/brokers/accounts/historical-losses', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/copy-rules/infos', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/stats/mae_mfe?symbol=USDJPY', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/brokers/accounts/historical_infos', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/alerts/infos', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/bridge/status', { admin: 200, manager: 200, investor: 200 }],
+  ['/api/stats/rebates?portfolio=All', { admin: 200, manager: 200, investor: 403 }],
+  ['/api/stats/rebates?portfolio=SMA&group_by=broker', { admin: 200, manager: 200, investor: 403 }],
+  ['/api/stats/rebates?portfolio=Consolidated%20Portfolio', { admin: 200, manager: 403, investor: 403 }],
+];
+
+describe.each(BACKENDS)('permissions of every read and socket, per demo user (%s)', (backend) => {
+  let server: TestServer;
+  const keys = {} as Record<User, string>;
+  beforeAll(async () => {
+    server = await startServer(backend);
+    for (const u of ['admin', 'manager', 'investor'] as const) keys[u] = await login(server, u);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it.each(READS)('GET %s', async (path, expected) => {
+    expect((await http(server, 'GET', path)).status).toBe(401);
+    for (const user of ['admin', 'manager', 'investor'] as const) {
+      const res = await http<{ message?: string }>(server, 'GET', path, { key: keys[user] });
+      expect({ user, status: res.status }).toEqual({ user, status: expected[user] });
+      if (res.status === 403) expect(res.body.message).toMatch(/^Forbidden: /);
+    }
+  });
+
+  it('accounts of another portfolio are refused by account-level reads', async () => {
+    const all = await http<{ data: { account_id: string; teiko_category: string }[] }>(server, 'GET', '/api/brokers/accounts/info', { key: keys.admin });
+    const amc = all.body.data.find((a) => a.teiko_category === 'AMC')!.account_id;
+    for (const path of [`/api/brokers/accounts/max-drawdown?account=${amc}`, `/api/brokers/historical-deals?account=${amc}`]) {
+      expect((await http(server, 'GET', path, { key: keys.admin })).status).toBe(200);
+      expect((await http(server, 'GET', path, { key: keys.manager })).status).toBe(403);
+      expect((await http(server, 'GET', path, { key: keys.investor })).status).toBe(403);
+    }
+  });
+
+  it.each([
+    ['Consolidated Portfolio', { admin: 'open', manager: 4403, investor: 4403 }],
+    ['Global FX', { admin: 'open', manager: 'open', investor: 'open' }],
+    ['AMC', { admin: 'open', manager: 4403, investor: 4403 }],
+  ] as const)('socket on %s', async (portfolio, expected) => {
+    for (const user of ['admin', 'manager', 'investor'] as const) {
+      for (const [path, extra] of [
+        ['/ws/brokers/live-positions-aggregate', {}],
+        ['/ws/brokers/live-positions-aggregate-by', { aggregate_by: 'broker' }],
+      ] as const) {
+        const client = await connect(server, path, { token: await ticket(server, keys[user]), portfolio, ...extra });
+        if (expected[user] === 'open') {
+          const first = (client.messages[0] ?? (await client.next())) as { positionsAggregate: unknown[] };
+          expect(Array.isArray(first.positionsAggregate)).toBe(true);
+          client.socket.close();
+        } else {
+          expect((await client.closed).code).toBe(expected[user]);
+        }
+      }
+    }
+  });
+});
