@@ -131,6 +131,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       tickMs: config.market.tickMs,
       autoTrade: config.market.autoTrade,
       flushEvery: 3,
+      onError: (err) => app.log.error({ err }, 'market tick failed'),
     });
     await market.start();
   }

@@ -27,6 +27,8 @@ export interface SimulatedMarketOptions {
   autoTrade: boolean;
   /** Flush prices and equity to the database every this many ticks. */
   flushEvery: number;
+  /** Where a failed tick is reported (the market keeps running). */
+  onError?: (err: unknown) => void;
 }
 
 const TRADING_SECONDS_PER_YEAR = 252 * DAY_S;
@@ -106,7 +108,7 @@ export class SimulatedMarket implements BrokerAdapter {
     this.publish();
     if (this.options.tickMs > 0) {
       this.timer = setInterval(() => {
-        this.tick().catch(() => undefined);
+        this.tick().catch((err: unknown) => this.options.onError?.(err));
       }, this.options.tickMs);
       this.timer.unref();
     }
