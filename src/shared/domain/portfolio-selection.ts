@@ -1,0 +1,25 @@
+import { ALL_PORTFOLIOS, DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio, type RebatePortfolio } from './portfolios.ts';
+
+export interface PortfolioSelection {
+  /** The portfolio the page shows. */
+  portfolio: RebatePortfolio;
+  /** The `portfolio` query parameter to put in the URL: undefined removes it (Consolidated). */
+  param: string | undefined;
+}
+
+/**
+ * The portfolio a page shows (SPEC §2): the `portfolio` parameter, Consolidated Portfolio by default
+ * (and then the parameter is removed); a value outside the user's portfolio_auth switches to the first
+ * authorised portfolio, except 'All' on the rebates page.
+ */
+export function selectPortfolio(
+  requested: string | undefined,
+  portfolioAuth: readonly string[],
+  options: { allowAll?: boolean } = {},
+): PortfolioSelection {
+  const authorised = portfolioAuth.map((p) => normalisePortfolio(p)).filter((p): p is Portfolio => p !== undefined);
+  if (requested === ALL_PORTFOLIOS && options.allowAll) return { portfolio: ALL_PORTFOLIOS, param: ALL_PORTFOLIOS };
+  const wanted = (requested !== undefined ? normalisePortfolio(requested) : undefined) ?? DEFAULT_PORTFOLIO;
+  const chosen = authorised.length === 0 || authorised.includes(wanted) ? wanted : (authorised[0] ?? wanted);
+  return { portfolio: chosen, param: chosen === DEFAULT_PORTFOLIO ? undefined : chosen };
+}
