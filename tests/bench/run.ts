@@ -27,7 +27,7 @@ function start(args: string[], env: Record<string, string>): Promise<{ child: Ch
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 120_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {

@@ -1,0 +1,66 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  AccountsInfoResponse,
+  BrokersResponse,
+  HistoricalLossesResponse,
+  MaxDrawdownResponse,
+} from '#shared/contract/accounts.ts';
+import { ACCOUNT_INFO_REFETCH_MS, MAX_DRAWDOWN_REFETCH_MS } from '#shared/domain/constants.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
+import { apiRequest } from '#client/api/http.ts';
+
+/** SPEC §8: the max-drawdown call needs an account. */
+export const ACCOUNT_NOT_PROVIDED = 'Account is not provided.';
+
+export const accountKeys = {
+  all: () => ['accounts'] as const,
+  info: (portfolio?: Portfolio) => ['accounts', 'info', portfolio ?? null] as const,
+  brokers: (portfolio?: Portfolio) => ['accounts', 'brokers', portfolio ?? null] as const,
+  maxDrawdown: (account: string | undefined) => ['accounts', 'max-drawdown', account || null] as const,
+  historicalLosses: () => ['accounts', 'historical-losses'] as const,
+};
+
+export const accountQueries = {
+  /** Accounts with their info-panel figures (SPEC §7: refetch 5 s). */
+  info: (portfolio?: Portfolio) =>
+    queryOptions({
+      queryKey: accountKeys.info(portfolio),
+      queryFn: async ({ signal }) =>
+        (await apiRequest('/api/brokers/accounts/info', { query: { portfolio }, schema: AccountsInfoResponse, signal })).data,
+      refetchInterval: ACCOUNT_INFO_REFETCH_MS,
+    }),
+
+  /** The broker list: the same call with only_broker_name=true. */
+  brokers: (portfolio?: Portfolio) =>
+    queryOptions({
+      queryKey: accountKeys.brokers(portfolio),
+      queryFn: async ({ signal }) =>
+        (
+          await apiRequest('/api/brokers/accounts/info', {
+            query: { only_broker_name: true, portfolio },
+            schema: BrokersResponse,
+            signal,
+          })
+        ).data,
+    }),
+
+  /** Max drawdown of one account (SPEC §7: 5 s); disabled until an account is chosen. */
+  maxDrawdown: (account: string | undefined) =>
+    queryOptions({
+      queryKey: accountKeys.maxDrawdown(account),
+      queryFn: async ({ signal }) => {
+        if (!account) throw new Error(ACCOUNT_NOT_PROVIDED);
+        return apiRequest('/api/brokers/accounts/max-drawdown', { query: { account }, schema: MaxDrawdownResponse, signal });
+      },
+      enabled: Boolean(account),
+      refetchInterval: MAX_DRAWDOWN_REFETCH_MS,
+    }),
+
+  /** Realised net P/L per account over 24 hours, 2 days and 7 days (SPEC §9). */
+  historicalLosses: () =>
+    queryOptions({
+      queryKey: accountKeys.historicalLosses(),
+      queryFn: async ({ signal }) =>
+        (await apiRequest('/api/brokers/accounts/historical-losses', { schema: HistoricalLossesResponse, signal })).data,
+    }),
+};

@@ -1,0 +1,19 @@
+import { queryOptions } from '@tanstack/react-query';
+import { AlertsResponse } from '#shared/contract/alerts.ts';
+import { ALERTS_REFETCH_MS } from '#shared/domain/constants.ts';
+import { apiRequest } from '#client/api/http.ts';
+
+export const alertKeys = {
+  all: () => ['alerts'] as const,
+  list: () => ['alerts', 'list'] as const,
+};
+
+export const alertQueries = {
+  /** Newest alerts first (SPEC §7: refetch 30 s). */
+  list: () =>
+    queryOptions({
+      queryKey: alertKeys.list(),
+      queryFn: async ({ signal }) => (await apiRequest('/api/alerts/infos', { schema: AlertsResponse, signal })).alerts,
+      refetchInterval: ALERTS_REFETCH_MS,
+    }),
+};

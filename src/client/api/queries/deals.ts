@@ -1,0 +1,39 @@
+import { queryOptions } from '@tanstack/react-query';
+import { HistoricalDealsResponse } from '#shared/contract/deals.ts';
+import { HISTORICAL_DEALS_REFETCH_MS, HISTORICAL_DEALS_STALE_MS } from '#shared/domain/constants.ts';
+import { apiRequest } from '#client/api/http.ts';
+
+/** SPEC §8: historical deals need an account. */
+export const ACCOUNT_REQUIRED = 'Account is required';
+
+export interface HistoricalDealsParams {
+  account: string | undefined;
+  filterRebalancing: boolean;
+  /** Epoch seconds; undefined for all time (SPEC §9 periods). */
+  startDate?: number | undefined;
+}
+
+export const dealKeys = {
+  all: () => ['deals'] as const,
+  historical: ({ account, filterRebalancing, startDate }: HistoricalDealsParams) =>
+    ['deals', 'historical', { account: account || null, filterRebalancing, startDate: startDate ?? null }] as const,
+};
+
+export const dealQueries = {
+  /** Deals, series and stats of one account (SPEC §7: refetch 30 s, stale 60 s); disabled until an account is chosen. */
+  historical: (params: HistoricalDealsParams) =>
+    queryOptions({
+      queryKey: dealKeys.historical(params),
+      queryFn: async ({ signal }) => {
+        if (!params.account) throw new Error(ACCOUNT_REQUIRED);
+        return apiRequest('/api/brokers/historical-deals', {
+          query: { account: params.account, filter_rebalancing: params.filterRebalancing, start_date: params.startDate },
+          schema: HistoricalDealsResponse,
+          signal,
+        });
+      },
+      enabled: Boolean(params.account),
+      refetchInterval: HISTORICAL_DEALS_REFETCH_MS,
+      staleTime: HISTORICAL_DEALS_STALE_MS,
+    }),
+};

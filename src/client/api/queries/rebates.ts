@@ -1,0 +1,38 @@
+import { queryOptions } from '@tanstack/react-query';
+import { RebatesResponse } from '#shared/contract/rebates.ts';
+import { REBATES_REFETCH_MS } from '#shared/domain/constants.ts';
+import type { RebatePortfolio } from '#shared/domain/portfolios.ts';
+import { apiRequest } from '#client/api/http.ts';
+
+export type RebateGrouping = 'account' | 'broker';
+
+export interface RebatesParams {
+  portfolio: RebatePortfolio | null | undefined;
+  groupBy: RebateGrouping;
+}
+
+export const rebateKeys = {
+  all: () => ['rebates'] as const,
+  list: ({ portfolio, groupBy }: RebatesParams) => ['rebates', 'list', { portfolio: portfolio ?? null, groupBy }] as const,
+};
+
+export const rebateQueries = {
+  /** Rebate rows (SPEC §7): only once a portfolio is set; refetch and stale 5 min; no refetch on focus. */
+  list: (params: RebatesParams) =>
+    queryOptions({
+      queryKey: rebateKeys.list(params),
+      queryFn: async ({ signal }) => {
+        if (!params.portfolio) throw new Error('A portfolio is required.');
+        const response = await apiRequest('/api/stats/rebates', {
+          query: { group_by: params.groupBy, portfolio: params.portfolio },
+          schema: RebatesResponse,
+          signal,
+        });
+        return response.data;
+      },
+      enabled: Boolean(params.portfolio),
+      refetchInterval: REBATES_REFETCH_MS,
+      staleTime: REBATES_REFETCH_MS,
+      refetchOnWindowFocus: false,
+    }),
+};

@@ -1,0 +1,21 @@
+import { queryOptions } from '@tanstack/react-query';
+import { MaeMfeResponse } from '#shared/contract/stats.ts';
+import { MAE_MFE_REFETCH_MS, MAE_MFE_STALE_MS } from '#shared/domain/constants.ts';
+import { apiRequest } from '#client/api/http.ts';
+
+export const statsKeys = {
+  all: () => ['stats'] as const,
+  maeMfe: (symbol: string) => ['stats', 'mae-mfe', symbol] as const,
+};
+
+export const statsQueries = {
+  /** MAE/MFE of a symbol's closed deals, in pips (SPEC §7: refetch 30 s, stale 15 s). */
+  maeMfe: (symbol: string) =>
+    queryOptions({
+      queryKey: statsKeys.maeMfe(symbol),
+      queryFn: ({ signal }) => apiRequest('/api/stats/mae_mfe', { query: { symbol }, schema: MaeMfeResponse, signal }),
+      enabled: symbol !== '',
+      refetchInterval: MAE_MFE_REFETCH_MS,
+      staleTime: MAE_MFE_STALE_MS,
+    }),
+};

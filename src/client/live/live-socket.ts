@@ -1,0 +1,336 @@
+import { z } from 'zod';
+import { WsTicketResponse } from '#shared/contract/auth.ts';
+import { LiveMessage, Position } from '#shared/contract/positions.ts';
+import { DEFAULT_ATTEMPTS, reconnectDelay, WS_CONNECT_TIMEOUT_MS } from '#shared/domain/backoff.ts';
+import { ApiError, apiRequest } from '#client/api/http.ts';
+import { sessionStore } from '#client/auth/session-store.ts';
+
+export type LivePath = '/ws/brokers/live-positions-aggregate' | '/ws/brokers/live-positions-aggregate-by';
+
+/**
+ * connecting: first connect under way; live: socket open; reconnecting: waiting for or making a
+ * retry; offline: given up (attempts spent, refused by the server, or no session); closed: closed
+ * normally, by the server (1000) or by close().
+ */
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'closed';
+
+export const NO_AUTH_TOKEN = 'No authentication token found';
+export const WS_ERROR = 'WebSocket error';
+export const wsClosedMessage = (code: number, reason: string): string => `WebSocket closed: ${code} ${reason}`;
+
+/** Close codes after which retrying cannot help: normal close, then no ticket, forbidden, unknown account or broker. */
+const NORMAL_CLOSE = 1000;
+const REFUSED_CODES: ReadonlySet<number> = new Set([4401, 4403, 4404]);
+/** Refusals that stand whatever the connectivity; 4401 may pass with a new ticket once the network is back. */
+const PERMANENT_CODES: ReadonlySet<number> = new Set([4403, 4404]);
+const OPEN = 1;
+
+export type WebSocketCtor = new (url: string) => WebSocket;
+
+export interface Timers {
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (id: unknown) => void;
+}
+
+export interface LiveSocketOptions {
+  path: LivePath;
+  /** Query parameters; undefined and null are left out. The ticket is added as `token`. */
+  params: Readonly<Record<string, string | null | undefined>>;
+  /** Reconnects after an unexpected close (POSITION_FEED_ATTEMPTS for position feeds). */
+  maxAttempts?: number;
+  onMessage: (positions: Position[], timestamp: number | null) => void;
+  onStatus: (status: LiveStatus, error: string | null) => void;
+  /** A fresh single-use ticket, or null when there is no session to ask one for. */
+  fetchTicket?: (signal: AbortSignal) => Promise<string | null>;
+  WebSocketImpl?: WebSocketCtor;
+  timers?: Timers;
+  /** ws(s)://host; defaults to the page's own origin. */
+  baseUrl?: string;
+}
+
+export interface LiveSocket {
+  close(): void;
+  /** Resets the attempt count and, unless a socket is open or opening, connects at once. */
+  reconnectNow(): void;
+}
+
+/** POST /api/ws-ticket with the session key (DESIGN.md: the key itself never goes into a URL). */
+export async function fetchWsTicket(signal: AbortSignal): Promise<string | null> {
+  if (!sessionStore.get()?.api_key) return null;
+  const response = await apiRequest('/api/ws-ticket', { method: 'POST', schema: WsTicketResponse, signal });
+  return response.data.ticket;
+}
+
+const Pong = z.object({ type: z.literal('pong') });
+const ServerMessage = z.discriminatedUnion('type', [LiveMessage, Pong]);
+type ServerMessage = z.infer<typeof ServerMessage>;
+/** SPEC §7: in broker mode the message may also be the bare array of rows. */
+const BareRows = z.array(Position);
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected live message: ${JSON.stringify(value)}`);
+}
+
+/** Replaces bare NaN, Infinity and -Infinity tokens (outside strings) with null so the text is JSON (SPEC §9). */
+export function replaceNonFiniteTokens(text: string): string {
+  let out = '';
+  let inString = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (inString) {
+      out += ch;
+      if (ch === '\\') {
+        out += text[i + 1] ?? '';
+        i += 2;
+        continue;
+      }
+      if (ch === '"') inString = false;
+      i += 1;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+    } else {
+      const token = ['-Infinity', 'Infinity', 'NaN', '-NaN'].find((t) => text.startsWith(t, i));
+      if (token) {
+        out += 'null';
+        i += token.length;
+        continue;
+      }
+    }
+    out += ch;
+    i += 1;
+  }
+  return out;
+}
+
+/** Rows and timestamp of one websocket message; null for a message without rows or one that fails the contract. */
+export function parseLiveMessage(data: unknown): { positions: Position[]; timestamp: number | null } | null {
+  if (typeof data !== 'string') return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(replaceNonFiniteTokens(data));
+  } catch {
+    return null;
+  }
+  if (Array.isArray(json)) {
+    const rows = BareRows.safeParse(json);
+    return rows.success ? { positions: rows.data, timestamp: null } : null;
+  }
+  const parsed = ServerMessage.safeParse(json);
+  if (!parsed.success) return null;
+  const message: ServerMessage = parsed.data;
+  switch (message.type) {
+    case 'snapshot':
+      return { positions: message.positionsAggregate, timestamp: message.timestamp };
+    case 'pong':
+      return null;
+    default:
+      return assertNever(message);
+  }
+}
+
+function defaultBaseUrl(): string {
+  const { protocol, host } = globalThis.location;
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}`;
+}
+
+const defaultTimers: Timers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (id) => globalThis.clearTimeout(id as ReturnType<typeof globalThis.setTimeout>),
+};
+
+/**
+ * One live feed: fetches a fresh ticket before every connect, gives up on a connect after 15 s,
+ * reconnects after an unexpected close with reconnectDelay(attempt) up to maxAttempts times, and
+ * never after a normal close or a refusal (SPEC §7–9).
+ */
+export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
+  const {
+    path,
+    params,
+    maxAttempts = DEFAULT_ATTEMPTS,
+    onMessage,
+    onStatus,
+    fetchTicket = fetchWsTicket,
+    WebSocketImpl = globalThis.WebSocket,
+    timers = defaultTimers,
+  } = options;
+
+  let disposed = false;
+  let permanentlyRefused = false;
+  let attempts = 0;
+  let everConnected = false;
+  let socket: WebSocket | null = null;
+  let ticketRequest: AbortController | null = null;
+  let retryTimer: unknown = null;
+  let connectTimer: unknown = null;
+  /** Bumped on every connect so events of an abandoned socket or ticket request are ignored. */
+  let generation = 0;
+  let status: LiveStatus = 'connecting';
+  /** The last failure, kept on screen while retrying until the feed is live again. */
+  let lastError: string | null = null;
+
+  const report = (next: LiveStatus, error: string | null) => {
+    status = next;
+    lastError = error;
+    if (!disposed) onStatus(next, error);
+  };
+
+  const clearTimer = (id: unknown) => {
+    if (id !== null) timers.clearTimeout(id);
+  };
+
+  const dropSocket = () => {
+    clearTimer(connectTimer);
+    connectTimer = null;
+    if (!socket) return;
+    const s = socket;
+    socket = null;
+    s.onopen = null;
+    s.onmessage = null;
+    s.onerror = null;
+    s.onclose = null;
+    try {
+      s.close(NORMAL_CLOSE);
+    } catch {
+      // Already closing: nothing left to release.
+    }
+  };
+
+  const buildUrl = (ticket: string): string => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) query.set(key, value);
+    query.set('token', ticket);
+    return `${options.baseUrl ?? defaultBaseUrl()}${path}?${query.toString()}`;
+  };
+
+  /** After a failed connect or an unexpected close: retry with backoff, or give up. */
+  const retryOrGiveUp = (error: string) => {
+    dropSocket();
+    if (attempts >= maxAttempts) {
+      report('offline', error);
+      return;
+    }
+    const delay = reconnectDelay(attempts);
+    attempts += 1;
+    report('reconnecting', error);
+    retryTimer = timers.setTimeout(() => {
+      retryTimer = null;
+      void connect();
+    }, delay);
+  };
+
+  const connect = async (): Promise<void> => {
+    if (disposed) return;
+    const current = ++generation;
+    dropSocket();
+    ticketRequest?.abort();
+    report(everConnected || attempts > 0 ? 'reconnecting' : 'connecting', lastError);
+
+    const request = new AbortController();
+    ticketRequest = request;
+    let ticket: string | null;
+    try {
+      ticket = await fetchTicket(request.signal);
+    } catch (err) {
+      if (disposed || current !== generation) return;
+      ticketRequest = null;
+      const message = err instanceof Error ? err.message : WS_ERROR;
+      // A refused session will not be accepted on a retry.
+      if (err instanceof ApiError && err.status === 401) report('offline', message);
+      else retryOrGiveUp(message);
+      return;
+    }
+    if (disposed || current !== generation) return;
+    ticketRequest = null;
+    if (ticket === null) {
+      report('offline', NO_AUTH_TOKEN);
+      return;
+    }
+
+    let ws: WebSocket;
+    try {
+      ws = new WebSocketImpl(buildUrl(ticket));
+    } catch {
+      retryOrGiveUp(WS_ERROR);
+      return;
+    }
+    socket = ws;
+    connectTimer = timers.setTimeout(() => {
+      connectTimer = null;
+      if (socket === ws && ws.readyState !== OPEN) retryOrGiveUp(WS_ERROR);
+    }, WS_CONNECT_TIMEOUT_MS);
+
+    ws.onopen = () => {
+      clearTimer(connectTimer);
+      connectTimer = null;
+      everConnected = true;
+      report('live', null);
+    };
+    ws.onmessage = (event: MessageEvent) => {
+      const message = parseLiveMessage(event.data);
+      if (!message) return;
+      // A feed that delivers is healthy again: the next outage gets the full allowance.
+      attempts = 0;
+      if (!disposed) onMessage(message.positions, message.timestamp);
+    };
+    ws.onerror = () => {
+      // The close event follows with the code; report the error meanwhile.
+      report(status, WS_ERROR);
+    };
+    ws.onclose = (event: CloseEvent) => {
+      if (socket !== ws) return;
+      const error = wsClosedMessage(event.code, event.reason);
+      if (event.code === NORMAL_CLOSE) {
+        dropSocket();
+        report('closed', null);
+      } else if (REFUSED_CODES.has(event.code)) {
+        dropSocket();
+        permanentlyRefused = PERMANENT_CODES.has(event.code);
+        report('offline', error);
+      } else {
+        retryOrGiveUp(error);
+      }
+    };
+  };
+
+  void connect();
+
+  return {
+    close() {
+      if (disposed) return;
+      clearTimer(retryTimer);
+      retryTimer = null;
+      ticketRequest?.abort();
+      ticketRequest = null;
+      dropSocket();
+      onStatus('closed', null);
+      disposed = true;
+    },
+    reconnectNow() {
+      if (disposed || permanentlyRefused) return;
+      attempts = 0;
+      // An open or opening socket, or a ticket on its way, is left alone.
+      if (socket || ticketRequest) return;
+      clearTimer(retryTimer);
+      retryTimer = null;
+      void connect();
+    },
+  };
+}
+
+/** Calls `callback` when the browser is back online or the page becomes visible again; returns the unsubscribe. */
+export function onConnectivityRegained(callback: () => void): () => void {
+  const onOnline = () => callback();
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') callback();
+  };
+  window.addEventListener('online', onOnline);
+  document.addEventListener('visibilitychange', onVisibility);
+  return () => {
+    window.removeEventListener('online', onOnline);
+    document.removeEventListener('visibilitychange', onVisibility);
+  };
+}

@@ -1,0 +1,106 @@
+// @vitest-environment happy-dom
+import { act, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeWebSocket, position } from './fake-web-socket.ts';
+import { useLivePositions, type UseLivePositionsOptions } from './use-live-positions.ts';
+
+const socketOptions = {
+  fetchTicket: () => Promise.resolve('ticket'),
+  WebSocketImpl: FakeWebSocket.asCtor(),
+  baseUrl: 'ws://test',
+};
+
+const send = (rows = [position]) =>
+  act(() => FakeWebSocket.last().receive(JSON.stringify({ type: 'snapshot', timestamp: 1, positionsAggregate: rows })));
+
+const settle = () => act(() => vi.advanceTimersByTimeAsync(0));
+
+function renderFeed(initial: Partial<UseLivePositionsOptions> = {}) {
+  return renderHook((props: UseLivePositionsOptions) => useLivePositions(props), {
+    initialProps: {
+      path: '/ws/brokers/live-positions-aggregate-by',
+      params: { portfolio: 'Global FX', aggregate_by: 'broker', broker_name: 'IBKR' },
+      socketOptions,
+      ...initial,
+    },
+  });
+}
+
+describe('useLivePositions', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeWebSocket.reset();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is null until the first message, then holds the rows', async () => {
+    const { result } = renderFeed();
+    expect(result.current).toEqual({ positions: null, status: 'connecting', error: null });
+    await settle();
+    act(() => FakeWebSocket.last().open());
+    expect(result.current.status).toBe('live');
+    expect(result.current.positions).toBeNull();
+    send();
+    expect(result.current.positions).toEqual([position]);
+  });
+
+  it('drops the rows and opens a new feed when the params change', async () => {
+    const { result, rerender } = renderFeed();
+    await settle();
+    act(() => FakeWebSocket.last().open());
+    send();
+    const first = FakeWebSocket.last();
+    rerender({
+      path: '/ws/brokers/live-positions-aggregate-by',
+      params: { portfolio: 'Global FX', aggregate_by: 'broker', broker_name: 'Exante' },
+      socketOptions,
+    });
+    expect(result.current.positions).toBeNull();
+    expect(first.closedWith).toBe(1000);
+    await settle();
+    expect(FakeWebSocket.last().url.searchParams.get('broker_name')).toBe('Exante');
+  });
+
+  it('keeps the feed when only the params object identity or key order changes', async () => {
+    const { rerender } = renderFeed();
+    await settle();
+    rerender({
+      path: '/ws/brokers/live-positions-aggregate-by',
+      params: { broker_name: 'IBKR', aggregate_by: 'broker', portfolio: 'Global FX' },
+      socketOptions,
+    });
+    await settle();
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('opens nothing while disabled and closes on unmount', async () => {
+    const { result, rerender, unmount } = renderFeed({ enabled: false });
+    await settle();
+    expect(FakeWebSocket.instances).toHaveLength(0);
+    expect(result.current.status).toBe('closed');
+    rerender({
+      path: '/ws/brokers/live-positions-aggregate',
+      params: { portfolio: 'Global FX' },
+      socketOptions,
+      enabled: true,
+    });
+    await settle();
+    const ws = FakeWebSocket.last();
+    unmount();
+    expect(ws.closedWith).toBe(1000);
+  });
+
+  it('reconnects at once when the browser comes back online', async () => {
+    const { result } = renderFeed();
+    await settle();
+    act(() => FakeWebSocket.last().serverClose(1006, 'lost'));
+    expect(result.current).toEqual({ positions: null, status: 'reconnecting', error: 'WebSocket closed: 1006 lost' });
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await settle();
+    expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+});

@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'react';
+import type { Position } from '#shared/contract/positions.ts';
+import { POSITION_FEED_ATTEMPTS } from '#shared/domain/backoff.ts';
+import {
+  createLiveSocket,
+  onConnectivityRegained,
+  type LivePath,
+  type LiveSocketOptions,
+  type LiveStatus,
+} from './live-socket.ts';
+
+export interface UseLivePositionsOptions {
+  path: LivePath;
+  params: Readonly<Record<string, string | null | undefined>>;
+  enabled?: boolean;
+  /** Test seams, passed through to createLiveSocket. */
+  socketOptions?: Pick<LiveSocketOptions, 'fetchTicket' | 'WebSocketImpl' | 'timers' | 'baseUrl'>;
+}
+
+export interface LivePositions {
+  /** null until the feed's first message, and again whenever the feed (path or params) changes. */
+  positions: Position[] | null;
+  status: LiveStatus;
+  error: string | null;
+}
+
+interface FeedState extends LivePositions {
+  feed: string;
+}
+
+/** One string per feed, independent of the params object's identity and key order. */
+function feedKey(path: LivePath, params: UseLivePositionsOptions['params']): string {
+  const entries = Object.entries(params)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([path, entries]);
+}
+
+/** Live position rows of one feed (SPEC §7), reconnecting as position feeds do (SPEC §9). */
+export function useLivePositions({ path, params, enabled = true, socketOptions }: UseLivePositionsOptions): LivePositions {
+  const feed = feedKey(path, params);
+  const [state, setState] = useState<FeedState>({ feed, positions: null, status: 'connecting', error: null });
+
+  useEffect(() => {
+    if (!enabled) return;
+    const [feedPath, entries] = JSON.parse(feed) as [LivePath, [string, string][]];
+    let active = true;
+    const socket = createLiveSocket({
+      ...socketOptions,
+      path: feedPath,
+      params: Object.fromEntries(entries),
+      maxAttempts: POSITION_FEED_ATTEMPTS,
+      onMessage: (positions) => {
+        if (active) setState((s) => ({ ...(s.feed === feed ? s : { status: 'live', error: null }), feed, positions }));
+      },
+      onStatus: (status, error) => {
+        if (active) setState((s) => ({ positions: s.feed === feed ? s.positions : null, feed, status, error }));
+      },
+    });
+    const stopListening = onConnectivityRegained(() => socket.reconnectNow());
+    return () => {
+      active = false;
+      stopListening();
+      socket.close();
+      // Rows of a closed feed are not shown again if the same feed is later re-enabled.
+      setState({ feed, positions: null, status: 'closed', error: null });
+    };
+    // socketOptions are test seams fixed for a component's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [feed, enabled]);
+
+  if (!enabled) return { positions: null, status: 'closed', error: null };
+  // Rows of another feed (the previous broker or account) are never shown for this one.
+  if (state.feed !== feed) return { positions: null, status: 'connecting', error: null };
+  return { positions: state.positions, status: state.status, error: state.error };
+}

@@ -1,0 +1,77 @@
+import type { Key, ReactNode } from 'react';
+import type { TableColumn } from './sortable-table.tsx';
+
+export interface CardField<T> {
+  key: string;
+  label: ReactNode;
+  render: (item: T) => ReactNode;
+  align?: 'left' | 'right';
+}
+
+export interface CardListProps<T> {
+  items: readonly T[];
+  itemKey: (item: T) => Key;
+  /** Label/value rows of each card. */
+  fields: readonly CardField<T>[];
+  /** Card heading (e.g. instrument and direction). */
+  title?: (item: T) => ReactNode;
+  /** Buttons at the bottom of each card (e.g. Edit and Close). */
+  actions?: (item: T) => ReactNode;
+  /** Replaces the default card body entirely, e.g. for swipeable cards. */
+  renderCard?: (item: T) => ReactNode;
+  emptyText?: ReactNode;
+  /** Accessible name of the list. */
+  label?: string;
+  className?: string;
+}
+
+/** The label/value fields of table columns, so a screen can show the same data as cards on phones. */
+export function columnsToFields<T, K extends string>(columns: readonly TableColumn<T, K>[]): CardField<T>[] {
+  return columns.map((column) => ({
+    key: column.key,
+    label: column.header,
+    render: (item: T) => column.render(item),
+    align: column.align,
+  }));
+}
+
+/** Items as stacked cards for phones, each a list of label/value rows. */
+export function CardList<T>({
+  items,
+  itemKey,
+  fields,
+  title,
+  actions,
+  renderCard,
+  emptyText = 'No data.',
+  label,
+  className,
+}: CardListProps<T>) {
+  if (items.length === 0) {
+    return <p className="ui-card-list-empty empty-state">{emptyText}</p>;
+  }
+  return (
+    <ul className={className ? `ui-card-list ${className}` : 'ui-card-list'} aria-label={label}>
+      {items.map((item) => (
+        <li key={itemKey(item)} className="ui-card">
+          {renderCard ? (
+            renderCard(item)
+          ) : (
+            <>
+              {title ? <div className="ui-card-title">{title(item)}</div> : null}
+              <dl className="ui-card-fields">
+                {fields.map((field) => (
+                  <div key={field.key} className="ui-card-row">
+                    <dt>{field.label}</dt>
+                    <dd className={field.align === 'left' ? 'ui-align-left' : undefined}>{field.render(item)}</dd>
+                  </div>
+                ))}
+              </dl>
+              {actions ? <div className="ui-card-actions">{actions(item)}</div> : null}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,338 @@
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { useEscapeLayer } from './layers.ts';
+
+export interface DropdownOption<V extends string> {
+  value: V;
+  label: ReactNode;
+  /** Options sharing a group are listed under its heading (e.g. 'Historical NAV'). */
+  group?: string;
+  disabled?: boolean;
+}
+
+interface PopupProps {
+  /** Accessible name of the trigger and the menu, e.g. 'Select Portfolio'. */
+  label: string;
+  /** Shows `label` above the trigger instead of only to assistive technology. */
+  showLabel?: boolean;
+  /** Max height of the menu before it scrolls, e.g. 400 for the pair selector. */
+  maxHeight?: number | string;
+  /** Which edge of the trigger the menu lines up with; 'right' for menus near the right edge. */
+  align?: 'left' | 'right';
+  disabled?: boolean;
+  className?: string;
+}
+
+export interface DropdownProps<V extends string> extends PopupProps {
+  options: readonly DropdownOption<V>[];
+  value: V | null;
+  onChange: (value: V) => void;
+  /** Trigger text when nothing is selected. */
+  placeholder?: ReactNode;
+  /** Menu text when there are no options, e.g. 'No portfolios'. */
+  emptyText?: ReactNode;
+  /** Trigger content for the selected option; by default its label. */
+  renderValue?: (option: DropdownOption<V>) => ReactNode;
+}
+
+/** Closes on a pointer press outside `root` while `open`. */
+function useOutsidePress(open: boolean, root: RefObject<HTMLElement | null>, onOutside: () => void) {
+  const latest = useRef(onOutside);
+  useEffect(() => {
+    latest.current = onOutside;
+  });
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && root.current?.contains(event.target)) return;
+      latest.current();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open, root]);
+}
+
+function rootClass(className: string | undefined, align: 'left' | 'right') {
+  return ['ui-dropdown', align === 'right' ? 'ui-dropdown-right' : undefined, className].filter(Boolean).join(' ');
+}
+
+function menuStyle(maxHeight: number | string | undefined): CSSProperties | undefined {
+  return maxHeight === undefined ? undefined : { maxHeight };
+}
+
+function Chevron() {
+  return (
+    <svg className="ui-dropdown-chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+      <path d="M6 9l6 6 6-6" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * A select-like dropdown: a button opening a listbox. Arrow keys, Home/End move, Enter or Space
+ * picks, Escape, Tab or a press outside close it.
+ */
+export function Dropdown<V extends string>({
+  label,
+  showLabel = false,
+  options,
+  value,
+  onChange,
+  placeholder = 'Select…',
+  emptyText = 'No options',
+  renderValue,
+  maxHeight,
+  align = 'left',
+  disabled = false,
+  className,
+}: DropdownProps<V>) {
+  const baseId = useId();
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const labelId = `${baseId}-label`;
+  const listId = `${baseId}-list`;
+  const optionId = (index: number) => `${baseId}-opt-${index}`;
+
+  const selectedIndex = options.findIndex((option) => option.value === value);
+  const selected = options[selectedIndex];
+  const enabled = options.flatMap((option, index) => (option.disabled ? [] : [index]));
+
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) buttonRef.current?.focus();
+  };
+  const openMenu = (at?: 'first' | 'last') => {
+    if (disabled) return;
+    const start =
+      at === 'first' ? enabled[0] : at === 'last' ? enabled.at(-1) : selectedIndex >= 0 ? selectedIndex : enabled[0];
+    setActive(start ?? -1);
+    setOpen(true);
+  };
+  const pick = (index: number) => {
+    const option = options[index];
+    if (option === undefined || option.disabled) return;
+    onChange(option.value);
+    close(true);
+  };
+
+  useEscapeLayer(open, () => close(true));
+  useOutsidePress(open, rootRef, () => close(false));
+
+  useEffect(() => {
+    if (open) listRef.current?.focus({ preventScroll: true });
+  }, [open]);
+  useEffect(() => {
+    if (!open || active < 0) return;
+    document.getElementById(optionId(active))?.scrollIntoView?.({ block: 'nearest' });
+    // optionId only depends on baseId, which never changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, active]);
+
+  const move = (delta: 1 | -1) => {
+    const at = enabled.indexOf(active);
+    const next = at < 0 ? enabled[0] : enabled[Math.min(enabled.length - 1, Math.max(0, at + delta))];
+    if (next !== undefined) setActive(next);
+  };
+
+  const onListKeyDown = (event: ReactKeyboardEvent<HTMLUListElement>) => {
+    switch (event.key) {
+      case 'ArrowDown':
+        event.preventDefault();
+        move(1);
+        break;
+      case 'ArrowUp':
+        event.preventDefault();
+        move(-1);
+        break;
+      case 'Home':
+        event.preventDefault();
+        setActive(enabled[0] ?? -1);
+        break;
+      case 'End':
+        event.preventDefault();
+        setActive(enabled.at(-1) ?? -1);
+        break;
+      case 'Enter':
+      case ' ':
+        event.preventDefault();
+        pick(active);
+        break;
+      case 'Tab':
+        close(false);
+        break;
+    }
+  };
+
+  const onButtonKeyDown = (event: ReactKeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      openMenu(event.key === 'ArrowDown' ? undefined : 'last');
+    }
+  };
+
+  // Consecutive options with the same group share one heading.
+  const sections: { group: string | undefined; items: { option: DropdownOption<V>; index: number }[] }[] = [];
+  options.forEach((option, index) => {
+    const last = sections.at(-1);
+    if (last !== undefined && last.group === option.group) last.items.push({ option, index });
+    else sections.push({ group: option.group, items: [{ option, index }] });
+  });
+
+  const renderOption = (option: DropdownOption<V>, index: number) => (
+    <li
+      key={option.value}
+      id={optionId(index)}
+      role="option"
+      aria-selected={index === selectedIndex}
+      aria-disabled={option.disabled ? true : undefined}
+      className={index === active ? 'ui-option ui-option-active' : 'ui-option'}
+      onPointerMove={() => {
+        if (!option.disabled && index !== active) setActive(index);
+      }}
+      onClick={() => pick(index)}
+    >
+      <span className="ui-option-check" aria-hidden="true">
+        {index === selectedIndex ? '✓' : ''}
+      </span>
+      <span className="ui-option-label">{option.label}</span>
+    </li>
+  );
+
+  return (
+    <div ref={rootRef} className={rootClass(className, align)}>
+      <span id={labelId} className={showLabel ? 'ui-dropdown-label' : 'ui-visually-hidden'}>
+        {label}
+      </span>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="button ui-dropdown-trigger"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={open ? listId : undefined}
+        aria-labelledby={`${labelId} ${baseId}-value`}
+        disabled={disabled}
+        onClick={() => (open ? close(false) : openMenu())}
+        onKeyDown={onButtonKeyDown}
+      >
+        <span id={`${baseId}-value`} className="ui-dropdown-value">
+          {selected ? (renderValue ? renderValue(selected) : selected.label) : placeholder}
+        </span>
+        <Chevron />
+      </button>
+      {open ? (
+        <ul
+          ref={listRef}
+          id={listId}
+          role="listbox"
+          aria-labelledby={labelId}
+          aria-activedescendant={active >= 0 ? optionId(active) : undefined}
+          tabIndex={-1}
+          className="ui-dropdown-menu"
+          style={menuStyle(maxHeight)}
+          onKeyDown={onListKeyDown}
+        >
+          {options.length === 0 ? (
+            <li role="presentation" className="ui-dropdown-empty">
+              {emptyText}
+            </li>
+          ) : (
+            sections.map((section, sectionIndex) =>
+              section.group === undefined ? (
+                section.items.map(({ option, index }) => renderOption(option, index))
+              ) : (
+                <li key={`group-${sectionIndex}`} role="presentation">
+                  <div id={`${baseId}-group-${sectionIndex}`} className="ui-dropdown-group" role="presentation">
+                    {section.group}
+                  </div>
+                  <ul role="group" aria-labelledby={`${baseId}-group-${sectionIndex}`} className="ui-dropdown-group-list">
+                    {section.items.map(({ option, index }) => renderOption(option, index))}
+                  </ul>
+                </li>
+              ),
+            )
+          )}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export interface DropdownMenuProps extends PopupProps {
+  /** Trigger content (the accessible name stays `label`). */
+  trigger: ReactNode;
+  /** Free content of the menu, e.g. a list of pair toggles; it stays open while the user works in it. */
+  children: ReactNode;
+}
+
+/**
+ * A button opening a panel of free content (checkboxes, filters) that closes on Escape or a press
+ * outside; use Dropdown for picking one value.
+ */
+export function DropdownMenu({
+  label,
+  showLabel = false,
+  trigger,
+  children,
+  maxHeight,
+  align = 'left',
+  disabled = false,
+  className,
+}: DropdownMenuProps) {
+  const baseId = useId();
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = `${baseId}-panel`;
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) buttonRef.current?.focus();
+  };
+  useEscapeLayer(open, () => close(true));
+  useOutsidePress(open, rootRef, () => close(false));
+
+  return (
+    <div ref={rootRef} className={rootClass(className, align)}>
+      {showLabel ? (
+        <span id={`${baseId}-label`} className="ui-dropdown-label">
+          {label}
+        </span>
+      ) : null}
+      <button
+        ref={buttonRef}
+        type="button"
+        className="button ui-dropdown-trigger"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        aria-label={label}
+        disabled={disabled}
+        onClick={() => setOpen((was) => !was)}
+      >
+        <span className="ui-dropdown-value">{trigger}</span>
+        <Chevron />
+      </button>
+      {open ? (
+        <div
+          id={panelId}
+          role="group"
+          aria-label={label}
+          className="ui-dropdown-menu ui-dropdown-panel"
+          style={menuStyle(maxHeight)}
+        >
+          {children}
+        </div>
+      ) : null}
+    </div>
+  );
+}

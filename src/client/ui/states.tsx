@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+
+export interface EmptyStateProps {
+  children: ReactNode;
+  /** e.g. a button to clear a filter. */
+  action?: ReactNode;
+  className?: string;
+}
+
+/** A quiet message where a list or chart has nothing to show. */
+export function EmptyState({ children, action, className }: EmptyStateProps) {
+  return (
+    <div className={className ? `empty-state ui-state ${className}` : 'empty-state ui-state'}>
+      <p className="ui-state-message">{children}</p>
+      {action ?? null}
+    </div>
+  );
+}
+
+export interface ErrorStateProps {
+  children: ReactNode;
+  /** Shows a retry button when given. */
+  onRetry?: () => void;
+  retryLabel?: string;
+  className?: string;
+}
+
+/** An error message announced to screen readers at once (role="alert"). */
+export function ErrorState({ children, onRetry, retryLabel = 'Retry', className }: ErrorStateProps) {
+  return (
+    <div role="alert" className={className ? `ui-state ui-error-state ${className}` : 'ui-state ui-error-state'}>
+      <p className="ui-state-message">{children}</p>
+      {onRetry ? (
+        <button type="button" className="button" onClick={() => onRetry()}>
+          {retryLabel}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export interface LoadingStateProps {
+  /** e.g. 'Loading account data...' (SPEC §2). */
+  children?: ReactNode;
+  className?: string;
+}
+
+/** A spinner and a message, announced politely (role="status"). */
+export function LoadingState({ children = 'Loading...', className }: LoadingStateProps) {
+  return (
+    <div role="status" className={className ? `ui-state ui-loading-state ${className}` : 'ui-state ui-loading-state'}>
+      <span className="ui-spinner" aria-hidden="true" />
+      <p className="ui-state-message">{children}</p>
+    </div>
+  );
+}
