@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import { API_KEY_HEADER, ErrorResponse } from '#shared/contract/common.ts';
+import { HTTP_TIMEOUT_MS } from '#shared/domain/constants.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 
-/** HTTP timeout of SPEC §9. */
-export const HTTP_TIMEOUT_MS = 30_000;
 export const NETWORK_ERROR = 'Network error. Please check your connection.';
 
 export class ApiError extends Error {

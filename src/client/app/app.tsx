@@ -2,12 +2,13 @@ import { useEffect, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useSession } from '#client/auth/session-store.ts';
+import { DEFAULT_RETRY, DEFAULT_STALE_MS } from '#shared/domain/constants.ts';
 import { createAppRouter } from './router.tsx';
 
 /** Query defaults of SPEC §9: no refetch on focus, one retry, 5 s stale time. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1, staleTime: 5_000 } },
+    defaultOptions: { queries: { refetchOnWindowFocus: false, retry: DEFAULT_RETRY, staleTime: DEFAULT_STALE_MS } },
   });
 }
 

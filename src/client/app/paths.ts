@@ -8,8 +8,6 @@ export const ROUTES = {
   rebates: '/rebates',
 } as const;
 
-export const APP_VERSION = '1.0.9';
-
 /** Only a same-origin path may be a post-login destination (no open redirect). */
 export function safeRedirect(target: unknown): string {
   if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {

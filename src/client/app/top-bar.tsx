@@ -3,7 +3,8 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { hasPermission } from '#shared/domain/permissions.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { logout } from '#client/auth/logout.ts';
-import { APP_VERSION, ROUTES } from './paths.ts';
+import { APP_VERSION } from '#shared/domain/constants.ts';
+import { ROUTES } from './paths.ts';
 
 const LINKS = [
   { to: ROUTES.home, label: 'Summary' },
