@@ -10,6 +10,9 @@ import {
 import { ROUTES, safeRedirect } from './paths.ts';
 import { AppLayout } from './app-layout.tsx';
 import { NotFound } from '#client/ui/not-found.tsx';
+import { selectPortfolio } from '#shared/domain/portfolio-selection.ts';
+import { sessionStore } from '#client/auth/session-store.ts';
+import { allowsAll, validatePortfolioSearch } from './portfolio.ts';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -36,9 +39,17 @@ const loginRoute = createRoute({
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
-  beforeLoad: ({ context, location }) => {
+  validateSearch: validatePortfolioSearch,
+  beforeLoad: ({ context, location, search }) => {
     if (!context.auth.isAuthenticated) {
       throw redirect({ to: ROUTES.login, search: { redirect: location.href } });
+    }
+    // One place decides the portfolio: Consolidated drops the parameter, an unauthorised one switches.
+    const { param } = selectPortfolio(search.portfolio, sessionStore.get()?.portfolio_auth ?? [], {
+      allowAll: allowsAll(location.pathname),
+    });
+    if (param !== search.portfolio) {
+      throw redirect({ to: location.pathname, search: { ...search, portfolio: param }, replace: true });
     }
   },
   component: AppLayout,

@@ -5,6 +5,7 @@ import { useSession } from '#client/auth/session-store.ts';
 import { logout } from '#client/auth/logout.ts';
 import { APP_VERSION } from '#shared/domain/constants.ts';
 import { ROUTES } from './paths.ts';
+import { PortfolioSelect } from './portfolio-select.tsx';
 
 const LINKS = [
   { to: ROUTES.home, label: 'Summary' },
@@ -64,6 +65,7 @@ export function TopBar() {
           ))}
         </nav>
         <div className="topbar-actions">
+          <PortfolioSelect />
           <button type="button" className="button ghost" onClick={() => void onLogout()}>
             Logout
           </button>

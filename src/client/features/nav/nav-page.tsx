@@ -1,6 +1,7 @@
 import { PageTitle } from '#client/ui/page-title.tsx';
-import { DEFAULT_PORTFOLIO } from '#shared/domain/portfolios.ts';
+import { usePortfolio } from '#client/app/portfolio.ts';
 
 export function NavPage() {
-  return <PageTitle>{`Net Asset Value - ${DEFAULT_PORTFOLIO}`}</PageTitle>;
+  const { portfolio } = usePortfolio();
+  return <PageTitle>{`Net Asset Value - ${portfolio}`}</PageTitle>;
 }

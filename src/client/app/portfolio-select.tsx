@@ -1,0 +1,25 @@
+import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
+import { normalisePortfolio } from '#shared/domain/portfolios.ts';
+import { useSession } from '#client/auth/session-store.ts';
+import { Dropdown } from '#client/ui/dropdown.tsx';
+import { usePortfolio } from './portfolio.ts';
+
+/** Top bar dropdown 'Select Portfolio': the user's authorised portfolios (SPEC §2). */
+export function PortfolioSelect() {
+  const session = useSession();
+  const { portfolio, setPortfolio } = usePortfolio();
+  const authorised = new Set((session?.portfolio_auth ?? []).map((p) => normalisePortfolio(p)));
+  const options = PORTFOLIOS.filter((p) => authorised.has(p)).map((p) => ({ value: p as string, label: p }));
+  return (
+    <Dropdown
+      label="Select Portfolio"
+      options={options}
+      value={options.some((o) => o.value === portfolio) ? portfolio : null}
+      placeholder={portfolio}
+      emptyText="No portfolios"
+      onChange={setPortfolio}
+      align="right"
+      className="portfolio-select"
+    />
+  );
+}
