@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openMenu, signIn } from './fixtures.ts';
 
-const search = (page: import('@playwright/test').Page) => new URL(page.url()).searchParams.get('portfolio');
+const search = (page: Page) => new URL(page.url()).searchParams.get('portfolio');
 
 test('the portfolio parameter: added on choice, removed for Consolidated, kept across pages', async ({ page }) => {
   await page.goto('/login');

@@ -1,5 +1,4 @@
-import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
-import { normalisePortfolio } from '#shared/domain/portfolios.ts';
+import { normalisePortfolio, PORTFOLIOS } from '#shared/domain/portfolios.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { usePortfolio } from './portfolio.ts';
@@ -9,7 +8,7 @@ export function PortfolioSelect() {
   const session = useSession();
   const { portfolio, setPortfolio } = usePortfolio();
   const authorised = new Set((session?.portfolio_auth ?? []).map((p) => normalisePortfolio(p)));
-  const options = PORTFOLIOS.filter((p) => authorised.has(p)).map((p) => ({ value: p as string, label: p }));
+  const options = PORTFOLIOS.filter((p) => authorised.has(p)).map((p) => ({ value: p, label: p }));
   return (
     <Dropdown
       label="Select Portfolio"
