@@ -34,24 +34,9 @@ export interface SimulatedMarketOptions {
 const TRADING_SECONDS_PER_YEAR = 252 * DAY_S;
 const STALE_ACCOUNT = 'AMC Follower 04';
 
-interface AccountRow {
-  id: number;
-  account_id: string;
-  account: string;
-  account_name: string;
+/** An accounts row: the live account with its broker as an id and its last update as a timestamp. */
+interface AccountRow extends Omit<LiveAccount, 'broker' | 'last_update'> {
   broker_id: number;
-  server: string;
-  server_name: string;
-  teiko_category: string;
-  currency: string;
-  is_master: boolean;
-  master_id: number | null;
-  copy_ratio: number;
-  leverage: number;
-  balance: number;
-  equity: number;
-  margin: number;
-  ping: number;
   last_update: Date;
 }
 
@@ -151,30 +136,15 @@ export class SimulatedMarket implements BrokerAdapter {
       'SELECT id, broker_name, img_path, spread_pips, latency_ms, commission_per_lot, rebate_per_lot FROM brokers',
     );
     this.brokers = new Map(brokers.map((b) => [b.id, b]));
-    const accounts = await db.query<AccountRow>('SELECT * FROM accounts ORDER BY id');
+    const accounts = await db.query<AccountRow>(
+      `SELECT id, account_id, account, account_name, broker_id, server, server_name, teiko_category, currency,
+              is_master, master_id, copy_ratio, leverage, balance, equity, margin, ping, last_update
+       FROM accounts ORDER BY id`,
+    );
     this.accounts = new Map(
-      accounts.map((a) => [
+      accounts.map(({ broker_id, last_update, ...a }) => [
         a.id,
-        {
-          id: a.id,
-          account_id: a.account_id,
-          account: a.account,
-          account_name: a.account_name,
-          broker: this.brokers.get(a.broker_id)!,
-          server: a.server,
-          server_name: a.server_name,
-          teiko_category: a.teiko_category,
-          currency: a.currency,
-          is_master: a.is_master,
-          master_id: a.master_id,
-          copy_ratio: a.copy_ratio,
-          leverage: a.leverage,
-          balance: a.balance,
-          equity: a.equity,
-          margin: a.margin,
-          ping: a.ping,
-          last_update: Math.floor(a.last_update.getTime() / 1000),
-        },
+        { ...a, broker: this.brokers.get(broker_id)!, last_update: Math.floor(last_update.getTime() / 1000) },
       ]),
     );
     const positions = await db.query<PositionRow>(

@@ -242,7 +242,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
                 average_win: s.average_win,
                 average_loss: s.average_loss,
                 profit_factor: s.profit_factor,
-                max_drawdown: Math.max(0, ...allSeries.drawdown.map((p) => p.value)),
+                max_drawdown: allSeries.drawdown.reduce((m, p) => Math.max(m, p.value), 0),
                 growth: last(allSeries.growth),
                 net_profit: last(allSeries.profit),
               },
