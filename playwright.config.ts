@@ -2,24 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4319);
 // A fresh data directory per run: the demo users and market are seeded anew.
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'copy-monitor-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+const chromium = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,6 +24,8 @@ export default defineConfig({
     launchOptions: chromium,
     trace: 'off',
     screenshot: 'only-on-failure',
+    // The service worker is tested in shell.spec.ts; elsewhere it would hide API calls from page.route.
+    serviceWorkers: 'block',
   },
   projects: [
     {
@@ -54,8 +46,10 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DEMO: '1',
-      STATIC_DIR: 'dist',
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
       LOG_LEVEL: 'warn',
+      // Every test signs in from 127.0.0.1: more than the default 100 attempts per 15 minutes.
+      LOGIN_ATTEMPTS_PER_ADDRESS: '5000',
     },
   },
 });

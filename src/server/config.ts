@@ -5,6 +5,8 @@ const Flag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
+const DEFAULT_LOGIN_ATTEMPTS = 100;
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -15,6 +17,8 @@ const Env = z.object({
   DEMO: Flag.optional(),
   STATIC_DIR: z.string().min(1).default('./dist'),
   MARKET_SEED: z.coerce.number().int().min(0).max(2 ** 31).default(42),
+  /** Sign-in attempts allowed per address in the 15-minute window (raised for end-to-end runs from one address). */
+  LOGIN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_LOGIN_ATTEMPTS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -75,7 +79,7 @@ export const DEFAULT_AUTH: AuthConfig = {
   idleTtlMs: 8 * 60 * 60 * 1000,
   absoluteTtlMs: 7 * 24 * 60 * 60 * 1000,
   loginFailuresPerUser: 10,
-  loginAttemptsPerAddress: 100,
+  loginAttemptsPerAddress: DEFAULT_LOGIN_ATTEMPTS,
   loginWindowMs: 15 * 60 * 1000,
   wsTicketTtlMs: 30 * 1000,
 };
@@ -97,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     demo: e.DEMO,
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
-    auth: DEFAULT_AUTH,
+    auth: { ...DEFAULT_AUTH, loginAttemptsPerAddress: e.LOGIN_ATTEMPTS_PER_ADDRESS },
     market: { ...DEFAULT_MARKET, seed: e.MARKET_SEED },
   };
 }

@@ -1,6 +1,6 @@
-// npm run bench: history generation, HTTP throughput against a bare-route ceiling, websocket fan-out.
+// npm run bench: history generation, HTTP throughput against a bare-route ceiling, websocket fan-out,
+// then the client: first-load budget and Lighthouse (client.ts), the live table in Chromium (live-table.ts).
 // Every load targets 127.0.0.1 only, is bounded in time and count, and stops by itself.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,9 @@ import WebSocket from 'ws';
 import { openPglite } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { generateHistory } from '#server/market/history.ts';
+import { benchClient } from './client.ts';
+import { startProcess } from './spawn.ts';
+import { benchLiveTable } from './live-table.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -22,21 +25,7 @@ function dirSize(dir: string): number {
   return total;
 }
 
-function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 120_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]! });
-      }
-    });
-  });
-}
+const start = (args: string[], env: Record<string, string>) => startProcess(args, env);
 
 const rssMb = (pid: number): number => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -142,3 +131,8 @@ try {
   await new Promise((r) => setTimeout(r, 500));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
+
+// 4. The client: first-load budget and Lighthouse, then the live positions table.
+await benchClient();
+const table = await benchLiveTable();
+console.table(Object.entries(table).map(([figure, ms]) => ({ figure, ms })));

@@ -1,13 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { openMenu, signIn } from './fixtures.ts';
 
-test('admin signs in, lands on Summary, keeps the session on reload and logs out', async ({ page }) => {
+test('admin signs in, lands on Summary, keeps the session on reload and logs out', async ({ page, isMobile }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/login/);
   await signIn(page, 'admin');
   await expect(page.getByRole('heading', { name: 'Summary' })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByText('1.0.9')).toBeVisible();
+  // The version is in the bar on large screens and inside the menu on phones.
+  if (isMobile) await openMenu(page);
+  await expect(page.getByText(/^(Version )?1\.0\.9$/).filter({ visible: true })).toBeVisible();
+  if (isMobile) await openMenu(page);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user_data') ?? '{}') as Record<string, unknown>);
   expect(stored.restrictions).toEqual(['write', 'read_rebate']);
 

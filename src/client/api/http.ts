@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { API_KEY_HEADER, ErrorResponse } from '#shared/contract/common.ts';
 import { HTTP_TIMEOUT_MS } from '#shared/domain/constants.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
+import { isOfflineApiPath, OFFLINE_HEADER } from '#client/offline/offline-api.ts';
+import { offlineStatus } from '#client/offline/offline-status.ts';
 
 export const NETWORK_ERROR = 'Network error. Please check your connection.';
 
@@ -55,12 +57,18 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    if (response.status === 401 && apiKey) sessionStore.clear();
+    // Only the session that was refused ends (a late 401 for an older key leaves a new sign-in alone).
+    if (response.status === 401 && apiKey && sessionStore.get()?.api_key === apiKey) sessionStore.clear();
     const parsed = ErrorResponse.safeParse(payload);
     throw new ApiError(
       response.status,
       parsed.success ? parsed.data.message : (options.fallbackMessage ?? `Request failed (${response.status}).`),
     );
+  }
+  if (isOfflineApiPath(path)) {
+    // The service worker marks a response it served from the device's store (offline).
+    const savedAt = Number(response.headers.get(OFFLINE_HEADER));
+    offlineStatus.reportResponse(Number.isFinite(savedAt) && savedAt > 0 ? savedAt : null);
   }
   const parsed = options.schema.safeParse(payload);
   if (!parsed.success) throw new ApiError(response.status, options.fallbackMessage ?? 'Unexpected response from the server.');

@@ -6,6 +6,9 @@ import { logout } from '#client/auth/logout.ts';
 import { APP_VERSION } from '#shared/domain/constants.ts';
 import { ROUTES } from './paths.ts';
 import { PortfolioSelect } from './portfolio-select.tsx';
+import { BridgeToggle } from '#client/shell/bridge-toggle.tsx';
+import { ConnectionIndicator } from '#client/shell/connection-indicator.tsx';
+import { Notifications } from '#client/shell/notifications.tsx';
 
 const LINKS = [
   { to: ROUTES.home, label: 'Summary' },
@@ -18,6 +21,7 @@ export function TopBar() {
   const session = useSession();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
+  const canWrite = hasPermission(session?.restrictions, 'write');
   const links = hasPermission(session?.restrictions, 'read_rebate')
     ? [...LINKS, { to: ROUTES.rebates, label: 'Rebates' } as const]
     : LINKS;
@@ -49,6 +53,7 @@ export function TopBar() {
         <span className="version" title="App version">
           {APP_VERSION}
         </span>
+        <ConnectionIndicator />
         <nav id="main-nav" className={menuOpen ? 'main-nav open' : 'main-nav'} aria-label="Main">
           {links.map((l) => (
             <Link
@@ -63,11 +68,17 @@ export function TopBar() {
               {l.label}
             </Link>
           ))}
+          <span className="menu-version">Version {APP_VERSION}</span>
         </nav>
         <div className="topbar-actions">
+          {canWrite ? <BridgeToggle /> : null}
           <PortfolioSelect />
-          <button type="button" className="button ghost" onClick={() => void onLogout()}>
-            Logout
+          <Notifications />
+          <button type="button" className="button ghost logout" aria-label="Logout" onClick={() => void onLogout()}>
+            <svg className="logout-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+              <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            <span className="logout-label">Logout</span>
           </button>
         </div>
       </div>

@@ -1,11 +1,16 @@
 import { MessageResponse } from '#shared/contract/common.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { sessionStore } from './session-store.ts';
+import { clearStoredUserData } from '#client/offline/clear-user-data.ts';
 
-/** Revokes the key on the server (best effort: offline, the local session goes anyway) and forgets it. */
+/**
+ * Revokes the key on the server (best effort: offline, the local session goes anyway), forgets it
+ * and removes the user's data kept on the device.
+ */
 export async function logout(): Promise<void> {
   if (sessionStore.get()) {
     await apiRequest('/api/logout', { method: 'POST', schema: MessageResponse }).catch(() => undefined);
   }
   sessionStore.clear();
+  await clearStoredUserData();
 }

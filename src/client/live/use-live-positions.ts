@@ -8,6 +8,7 @@ import {
   type LiveSocketOptions,
   type LiveStatus,
 } from './live-socket.ts';
+import { registerFeed } from './connection-registry.ts';
 
 export interface UseLivePositionsOptions {
   path: LivePath;
@@ -45,6 +46,7 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
     if (!enabled) return;
     const [feedPath, entries] = JSON.parse(feed) as [LivePath, [string, string][]];
     let active = true;
+    const connectivity = registerFeed();
     const socket = createLiveSocket({
       ...socketOptions,
       path: feedPath,
@@ -54,6 +56,7 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
         if (active) setState((s) => ({ ...(s.feed === feed ? s : { status: 'live', error: null }), feed, positions }));
       },
       onStatus: (status, error) => {
+        connectivity.report(status);
         if (active) setState((s) => ({ positions: s.feed === feed ? s.positions : null, feed, status, error }));
       },
     });
@@ -62,6 +65,7 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
       active = false;
       stopListening();
       socket.close();
+      connectivity.unregister();
       // Rows of a closed feed are not shown again if the same feed is later re-enabled.
       setState({ feed, positions: null, status: 'closed', error: null });
     };

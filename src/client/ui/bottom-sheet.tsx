@@ -2,7 +2,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { AnimatePresence, motion, useDragControls, useReducedMotion, type PanInfo } from 'framer-motion';
 import { trapTab, useEscapeLayer, useFocusInside, useScrollLock } from './layers.ts';
-import { CloseIcon } from './modal.tsx';
+import { CloseIcon } from './close-icon.tsx';
 import { useIsWide } from './use-media-query.ts';
 
 /** Dragging the sheet down further than this (px), or faster than the velocity (px/s), closes it. */

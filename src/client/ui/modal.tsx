@@ -2,6 +2,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { AnimatePresence, motion, useReducedMotion } from 'framer-motion';
 import { trapTab, useEscapeLayer, useFocusInside, useScrollLock } from './layers.ts';
+import { CloseIcon } from './close-icon.tsx';
 
 export interface ModalProps {
   open: boolean;
@@ -89,10 +90,3 @@ export function Modal({
 }
 
 /** The × of close buttons. */
-export function CloseIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-      <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
-}

@@ -1,0 +1,129 @@
+import type { Query, QueryKey } from '@tanstack/react-query';
+import type { PersistedClient, Persister } from '@tanstack/react-query-persist-client';
+import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
+import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { sessionStore } from '#client/auth/session-store.ts';
+import { userPrefix } from './offline-api.ts';
+
+/** Query cache persistence: IndexedDB through idb-keyval; localStorage only where IndexedDB is unavailable. */
+export const QUERY_CACHE_DB = 'copy-monitor-query-cache';
+export const QUERY_CACHE_STORE_NAME = 'clients';
+/** localStorage keys of the fallback start with this, one per user. */
+export const LOCAL_CACHE_PREFIX = 'copy-monitor-query-cache:';
+/** Persisted data older than this is not restored. */
+export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The responses kept for offline reading: real-time and historical NAV, rebates and alerts. */
+export function isPersistedKey(key: QueryKey): boolean {
+  const [root, kind] = key;
+  return root === 'nav' || root === 'rebates' || root === 'alerts' || (root === 'accounts' && kind === 'info');
+}
+
+export function shouldPersistQuery(query: Pick<Query, 'queryKey' | 'state'>): boolean {
+  return query.state.status === 'success' && isPersistedKey(query.queryKey);
+}
+
+let idbStore: UseStore | undefined;
+export function queryCacheStore(): UseStore {
+  idbStore ??= createStore(QUERY_CACHE_DB, QUERY_CACHE_STORE_NAME);
+  return idbStore;
+}
+
+export function indexedDbAvailable(): boolean {
+  try {
+    return typeof indexedDB !== 'undefined' && indexedDB !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Saves happen at most once a second, with the latest state (the cache changes on every fetch). */
+export const PERSIST_THROTTLE_MS = 1000;
+
+/** The signed-in key, and whether it is still the signed-in key (checked again right before every write). */
+function currentKey(): string | null {
+  return sessionStore.get()?.api_key ?? null;
+}
+const stillSignedIn = (apiKey: string) => currentKey() === apiKey;
+
+/**
+ * One persister that saves each user's cache under that user's own key, so a second user on the
+ * same phone never restores the first one's data. A save is dropped when, by the time it is
+ * written, its user has signed out (sign-out clears the stores; a late save must not refill them).
+ */
+function perUser(persisterFor: (prefix: string, owner: string) => Persister): Persister {
+  const persisters = new Map<string, Persister>();
+  const forKey = async (apiKey: string) => {
+    const prefix = await userPrefix(apiKey);
+    let persister = persisters.get(prefix);
+    if (!persister) {
+      persister = persisterFor(prefix, apiKey);
+      persisters.set(prefix, persister);
+    }
+    return persister;
+  };
+  let pending: { client: PersistedClient; apiKey: string } | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = async () => {
+    timer = null;
+    const job = pending;
+    pending = null;
+    if (!job || !stillSignedIn(job.apiKey)) return;
+    const persister = await forKey(job.apiKey);
+    if (stillSignedIn(job.apiKey)) await persister.persistClient(job.client);
+  };
+  // A reload or a closed tab must not lose the last second's save.
+  const flushNow = () => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    void flush();
+  };
+  if (typeof window !== 'undefined') {
+    window.addEventListener('pagehide', flushNow);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') flushNow();
+    });
+  }
+  return {
+    persistClient: (client: PersistedClient) => {
+      const apiKey = currentKey();
+      if (!apiKey) return;
+      pending = { client, apiKey };
+      timer ??= setTimeout(() => void flush(), PERSIST_THROTTLE_MS);
+    },
+    restoreClient: async () => {
+      const apiKey = currentKey();
+      return apiKey ? (await forKey(apiKey)).restoreClient() : undefined;
+    },
+    removeClient: async () => {
+      pending = null;
+      const apiKey = currentKey();
+      if (apiKey) await (await forKey(apiKey)).removeClient();
+    },
+  };
+}
+
+export function createQueryPersister(): Persister {
+  if (indexedDbAvailable()) {
+    return perUser((prefix) => ({
+      persistClient: (client) => set(prefix, client, queryCacheStore()),
+      restoreClient: () => get<PersistedClient>(prefix, queryCacheStore()),
+      removeClient: () => del(prefix, queryCacheStore()),
+    }));
+  }
+  // query-sync-storage-persister is synchronous, so it cannot wrap IndexedDB: it is only the
+  // fallback for browsers without IndexedDB (e.g. some private modes). Its own delayed writes go
+  // through a storage that refuses them once their user has signed out.
+  return perUser((prefix, owner) =>
+    createSyncStoragePersister({
+      key: `${LOCAL_CACHE_PREFIX}${prefix}`,
+      storage: {
+        getItem: (key) => window.localStorage.getItem(key),
+        setItem: (key, value) => {
+          if (stillSignedIn(owner)) window.localStorage.setItem(key, value);
+        },
+        removeItem: (key) => window.localStorage.removeItem(key),
+      },
+    }),
+  );
+}

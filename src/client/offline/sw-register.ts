@@ -1,0 +1,47 @@
+import { Workbox } from 'workbox-window';
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let workbox: Workbox | null = null;
+let updateWaiting = false;
+/** How often an open app (an installed PWA may stay open for days) asks for a new version. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Registers the service worker (production builds only). When a new version has installed and
+ * waits, `onUpdateReady` listeners are told; `applyUpdate` lets it take over. Every open tab
+ * reloads once a new version controls it, so none keeps running code whose chunks are gone.
+ */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  const wb = new Workbox('/sw.js', { scope: '/' });
+  workbox = wb;
+  wb.addEventListener('waiting', () => {
+    updateWaiting = true;
+    for (const listener of listeners) listener();
+  });
+  wb.addEventListener('controlling', (event) => {
+    if (event.isUpdate) window.location.reload();
+  });
+  void wb
+    .register()
+    .then(() => setInterval(() => void wb.update(), UPDATE_CHECK_MS))
+    .catch((error: unknown) => console.error('Service worker registration failed:', error));
+}
+
+export function hasUpdateReady(): boolean {
+  return updateWaiting;
+}
+
+export function onUpdateReady(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Lets the waiting version take over (the page reloads when it does); reloads at once if none waits any more. */
+export function applyUpdate(): void {
+  void navigator.serviceWorker.getRegistration().then((registration) => {
+    if (workbox && registration?.waiting) workbox.messageSkipWaiting();
+    else window.location.reload();
+  });
+}

@@ -1,0 +1,77 @@
+import { lazy, Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { alertQueries } from '#client/api/queries/alerts.ts';
+import { ALERTS_SEEN_KEY } from '#client/offline/offline-api.ts';
+
+function readSeen(): number {
+  try {
+    return Number(localStorage.getItem(ALERTS_SEEN_KEY)) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+const NotificationsPanel = lazy(() => import('./notifications-panel.tsx').then((m) => ({ default: m.NotificationsPanel })));
+
+function BellIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+      <path
+        d="M12 3a6 6 0 0 0-6 6v3.6L4.4 15.5A1 1 0 0 0 5.3 17h13.4a1 1 0 0 0 .9-1.5L18 12.6V9a6 6 0 0 0-6-6Zm-2.5 15a2.5 2.5 0 0 0 5 0"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** The bell and its panel: a bottom sheet on phones, a panel under the bar on large screens. */
+export function Notifications() {
+  const [open, setOpen] = useState(false);
+  // The panel (and framer-motion with it) loads on the first open, not with the shell.
+  const [opened, setOpened] = useState(false);
+  const [seen, setSeen] = useState(readSeen);
+  const alerts = useQuery(alertQueries.list());
+  const newest = alerts.data?.reduce((max, a) => Math.max(max, a.id), 0) ?? 0;
+  const unread = alerts.data?.filter((a) => a.id > seen).length ?? 0;
+
+  const toggle = () => {
+    setOpen((wasOpen) => !wasOpen);
+    setOpened(true);
+    if (newest > seen) {
+      setSeen(newest);
+      try {
+        localStorage.setItem(ALERTS_SEEN_KEY, String(newest));
+      } catch {
+        // Not kept: the badge comes back after a reload, nothing else.
+      }
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="icon-button bell"
+        aria-label={unread > 0 ? `Notifications (${unread} new)` : 'Notifications'}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={toggle}
+      >
+        <BellIcon />
+        {unread > 0 ? (
+          <span className="bell-badge" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
+      </button>
+      {opened ? (
+        <Suspense fallback={null}>
+          <NotificationsPanel open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { formatDateFr } from '#shared/format/dates.ts';
+import { useOfflineStatus } from '#client/offline/offline-status.ts';
+import { isPersistedKey } from '#client/offline/query-persister.ts';
+
+/** The oldest update time (epoch ms) among the kept queries this screen shows, or null. */
+function useShownDataTime(): number | null {
+  const queryClient = useQueryClient();
+  const cache = queryClient.getQueryCache();
+  const subscribe = useCallback((onChange: () => void) => cache.subscribe(onChange), [cache]);
+  const snapshot = useCallback(() => {
+    let oldest: number | null = null;
+    for (const query of cache.findAll({ type: 'active' })) {
+      if (!isPersistedKey(query.queryKey) || query.state.data === undefined || query.state.dataUpdatedAt === 0) continue;
+      oldest = oldest === null ? query.state.dataUpdatedAt : Math.min(oldest, query.state.dataUpdatedAt);
+    }
+    return oldest;
+  }, [cache]);
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+/**
+ * 'Offline — data from {time}': shown while the browser is offline or the service worker answers
+ * from the device's store, with the time the shown data was fetched.
+ */
+export function OfflineNotice() {
+  const { browserOnline, storedSince } = useOfflineStatus();
+  const offline = !browserOnline || storedSince !== null;
+  const shownTime = useShownDataTime();
+  if (!offline) return null;
+  const time = storedSince ?? shownTime;
+  return (
+    <div className="offline-notice" role="status">
+      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+        <path d="M3 3l18 18M8.5 16.4a5 5 0 0 1 7 0M5 12.9a10 10 0 0 1 4.2-2.4M12 19h.01M15 10.6a10 10 0 0 1 4 2.3M1.5 9a15 15 0 0 1 4.1-2.6M10.7 5.1A15 15 0 0 1 22.5 9" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      </svg>
+      <span>{time === null ? 'Offline — no data saved on this device yet' : `Offline — data from ${formatDateFr(time / 1000)}`}</span>
+    </div>
+  );
+}

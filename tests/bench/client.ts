@@ -1,0 +1,153 @@
+// Client budgets (issue 4): initial JavaScript in gzip bytes, and Lighthouse 12 performance scores
+// with its default mobile settings (simulated slow 4G, 4x CPU slowdown) in Debian's headless
+// Chromium, on the sign-in page and on Summary when signed in. Baseline in the same run: an empty
+// page served by the same server, so a slow machine shows as a low baseline rather than a regression.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { startProcess } from './spawn.ts';
+
+export const INITIAL_JS_BUDGET_KB = 150;
+export const LIGHTHOUSE_BUDGET = 95;
+const FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+/**
+ * What a first visit runs before the sign-in screen can show: the page's entry (boot.ts), the app
+ * it loads after the first paint (main.tsx) and everything both import statically. Screens,
+ * charts and the PDF library are dynamic imports and not counted (Vite's .vite/manifest.json).
+ */
+export function initialScripts(distDir: string): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(`/${chunk.file}`)) return;
+    files.add(`/${chunk.file}`);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+  visit('src/client/main.tsx');
+  return [...files].filter((f) => f.endsWith('.js'));
+}
+
+export function gzipKb(distDir: string, urls: string[]): number {
+  return urls.reduce((sum, url) => sum + zlib.gzipSync(fs.readFileSync(path.join(distDir, url))).length, 0) / 1024;
+}
+
+function startServer(distDir: string, dataDir: string) {
+  return startProcess(['src/server/main.ts'], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '1', STATIC_DIR: distDir, LOG_LEVEL: 'info' });
+}
+
+interface Score {
+  page: string;
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+}
+
+async function audit(url: string, page: string, signIn?: { origin: string; session: unknown }): Promise<Score> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS });
+  try {
+    if (signIn) {
+      // Put the session in local storage from a page that registers no service worker, so the
+      // measured load is a cold one.
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      const tab = await browser.newPage();
+      await tab.goto(`${signIn.origin}/manifest.webmanifest`);
+      await tab.evaluate((s) => localStorage.setItem('user_data', JSON.stringify(s)), signIn.session);
+      await tab.close();
+      await browser.disconnect();
+    }
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      disableStorageReset: Boolean(signIn),
+      maxWaitForLoad: 30_000,
+    });
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { lhr } = result;
+    const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+    return {
+      page,
+      score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      fcp: Math.round(value('first-contentful-paint')),
+      lcp: Math.round(value('largest-contentful-paint')),
+      tbt: Math.round(value('total-blocking-time')),
+      cls: Number(value('cumulative-layout-shift').toFixed(3)),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+export async function benchClient(): Promise<void> {
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dist-'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-client-'));
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', distDir, '--emptyOutDir', '--logLevel', 'error'], {
+    stdio: 'inherit',
+  });
+  fs.writeFileSync(
+    path.join(distDir, 'baseline.html'),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Baseline</title></head><body><h1>Baseline</h1></body></html>',
+  );
+
+  const initial = initialScripts(distDir);
+  const allJs = fs
+    .readdirSync(path.join(distDir, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `/assets/${f}`);
+  const initialKb = gzipKb(distDir, initial);
+  console.table([
+    { figure: 'initial JavaScript (boot + app shell + sign-in), gzip', value: `${initialKb.toFixed(1)} kB (budget ${INITIAL_JS_BUDGET_KB} kB)` },
+    { figure: 'all JavaScript chunks, gzip (baseline)', value: `${gzipKb(distDir, allJs).toFixed(1)} kB in ${allJs.length} chunks` },
+  ]);
+
+  const server = await startServer(distDir, dataDir);
+  try {
+    const login = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-demo' }),
+    });
+    const session = ((await login.json()) as { data: unknown }).data;
+    const scores = [
+      await audit(`${server.url}/baseline.html`, 'empty page (baseline)'),
+      await audit(`${server.url}/login`, 'sign-in'),
+      await audit(`${server.url}/`, 'Summary, signed in', { origin: server.url, session }),
+    ];
+    console.table(
+      scores.map((s) => ({
+        page: s.page,
+        'performance (budget ≥ 95)': s.score,
+        'FCP ms': s.fcp,
+        'LCP ms': s.lcp,
+        'TBT ms': s.tbt,
+        CLS: s.cls,
+      })),
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(distDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchClient();

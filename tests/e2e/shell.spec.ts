@@ -1,0 +1,315 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { openMenu, signIn, USERS, type DemoUser } from './fixtures.ts';
+
+// These tests are about the service worker: let it run (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
+/** The bridge is one switch for the whole server: the phone and desktop runs take turns with it. */
+async function withBridgeLock<T>(work: () => Promise<T>): Promise<T> {
+  const lock = path.join(os.tmpdir(), `copy-monitor-e2e-bridge-${path.basename(process.env.E2E_DATA_DIR ?? 'default')}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await fs.mkdir(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error('bridge lock not released');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await fs.rmdir(lock);
+  }
+}
+
+async function apiKey(request: APIRequestContext, who: DemoUser): Promise<string> {
+  const response = await request.post('/api/login', { data: USERS[who] });
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { data: { api_key: string } }).data.api_key;
+}
+
+async function bridgeRunning(request: APIRequestContext, key: string): Promise<boolean> {
+  const response = await request.get('/api/bridge/status', { headers: { 'x-api-key': key } });
+  return ((await response.json()) as { data: { running: boolean } }).data.running;
+}
+
+async function signInAt(page: Page, who: DemoUser, route = '/') {
+  await page.goto(`/login?redirect=${encodeURIComponent(route)}`);
+  await signIn(page, who);
+}
+
+test('the bridge toggle flips as admin, reads Updating... while pending, and reverts when the call fails', async ({ page }) => {
+  const key = await apiKey(page.request, 'admin');
+  await signInAt(page, 'admin');
+  const toggle = page.getByRole('switch', { name: 'Bridge' });
+  await expect(toggle).toBeEnabled();
+
+  await withBridgeLock(async () => {
+    await page.reload();
+    await expect(toggle).toBeEnabled();
+    const before = await bridgeRunning(page.request, key);
+    await expect(toggle).toHaveAttribute('aria-checked', String(before));
+
+    // A slow answer: the switch moves at once and reads 'Updating...' until the server has answered.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/bridge/*', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      await released;
+      await route.fallback();
+    });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', String(!before));
+    await expect(page.getByTestId('bridge-state')).toHaveText('Updating...');
+    release();
+    await expect(page.getByTestId('bridge-state')).toHaveText(before ? 'Off' : 'On');
+    await expect.poll(() => bridgeRunning(page.request, key)).toBe(!before);
+    await page.unroute('**/api/bridge/*');
+
+    // A failing call (the connection drops): the switch moves, then goes back; the server is unchanged.
+    let failNext!: () => void;
+    const fail = new Promise<void>((resolve) => (failNext = resolve));
+    await page.route('**/api/bridge/*', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      await fail;
+      await route.abort('connectionfailed');
+    });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', String(before));
+    await expect(page.getByTestId('bridge-state')).toHaveText('Updating...');
+    failNext();
+    await expect(toggle).toHaveAttribute('aria-checked', String(!before));
+    await expect(page.getByTestId('bridge-state')).toHaveText(before ? 'Off' : 'On');
+    expect(await bridgeRunning(page.request, key)).toBe(!before);
+    await page.unroute('**/api/bridge/*');
+
+    // Back as it was, through the switch.
+    await toggle.click();
+    await expect.poll(() => bridgeRunning(page.request, key)).toBe(before);
+    await expect(toggle).toHaveAttribute('aria-checked', String(before));
+  });
+});
+
+test('the investor has no bridge toggle, and the server refuses the investor anyway', async ({ page }) => {
+  await signInAt(page, 'investor');
+  await expect(page.getByRole('heading', { name: 'Summary' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Notifications/ })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Bridge' })).toHaveCount(0);
+  const key = await apiKey(page.request, 'investor');
+  for (const call of ['/api/bridge/start', '/api/bridge/stop']) {
+    const response = await page.request.post(call, { headers: { 'x-api-key': key } });
+    expect(response.status()).toBe(403);
+  }
+});
+
+test('the notifications panel lists alerts newest first and closes on Escape (and on a drag on phones)', async ({ page, isMobile }) => {
+  const key = await apiKey(page.request, 'admin');
+  const { alerts } = (await (await page.request.get('/api/alerts/infos', { headers: { 'x-api-key': key } })).json()) as {
+    alerts: { id: number; type: string; message: string; datetime: number }[];
+  };
+  expect(alerts.length).toBeGreaterThan(1);
+  const newest = [...alerts].sort((a, b) => b.datetime - a.datetime)[0]!;
+
+  await signInAt(page, 'admin');
+  const bell = page.getByRole('button', { name: /Notifications/ });
+  await bell.click();
+  const panel = page.getByRole('dialog', { name: 'Notifications' });
+  await expect(panel).toBeVisible();
+  const items = panel.getByRole('listitem');
+  await expect(items.first()).toContainText(newest.message);
+  await expect(items.first()).toContainText(newest.type);
+  // French date and time: dd/mm/yyyy HH:mm, computed here independently of the app.
+  const date = new Date(newest.datetime * 1000);
+  const french = new Intl.DateTimeFormat('fr-FR', {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
+  await expect(items.first()).toContainText(french);
+  const datetimes = await panel.locator('time').evaluateAll((nodes) => nodes.map((n) => Date.parse(n.getAttribute('datetime') ?? '')));
+  expect(datetimes).toEqual([...datetimes].sort((a, b) => b - a));
+
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+
+  if (isMobile) {
+    await bell.click();
+    await expect(panel).toBeVisible();
+    // Let the sheet finish sliding in, then drag it down by its handle with a finger.
+    await expect.poll(async () => (await panel.boundingBox())?.y).toBeLessThan(844 - 100);
+    const box = (await panel.boundingBox())!;
+    await page.waitForTimeout(400);
+    const touch = await page.context().newCDPSession(page);
+    const x = box.x + box.width / 2;
+    const y = (await panel.boundingBox())!.y + 10;
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+    for (let step = 1; step <= 10; step += 1) {
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + step * 30 }] });
+    }
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(panel).toBeHidden();
+  }
+});
+
+test('the manifest and service worker make the app installable', async ({ page }, testInfo) => {
+  await page.goto('/login');
+  const manifest = (await (await page.request.get('/manifest.webmanifest')).json()) as Record<string, unknown> & {
+    icons: { sizes: string; purpose?: string }[];
+  };
+  expect(manifest).toMatchObject({ display: 'standalone', start_url: '/', scope: '/' });
+  expect(manifest.name).toBeTruthy();
+  expect(manifest.short_name).toBeTruthy();
+  expect(manifest.theme_color).toBeTruthy();
+  expect(manifest.background_color).toBeTruthy();
+  expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+  expect(manifest.icons.some((i) => i.purpose === 'maskable')).toBe(true);
+
+  // Chromium never offers to install from an incognito profile, which is what test contexts are:
+  // ask its installability check in a real (persistent) profile.
+  const origin = new URL(page.url()).origin;
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'copy-monitor-install-'));
+  const browser = await chromium.launchPersistentContext(profile, { ...testInfo.project.use.launchOptions, headless: true });
+  try {
+    const tab = browser.pages()[0] ?? (await browser.newPage());
+    await tab.goto(`${origin}/login`);
+    await tab.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const cdp = await browser.newCDPSession(tab);
+    await expect
+      .poll(async () => ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] }).installabilityErrors)
+      .toEqual([]);
+  } finally {
+    await browser.close();
+    await fs.rm(profile, { recursive: true, force: true });
+  }
+});
+
+/** Entries in the two IndexedDB stores the app keeps per user, and the app's localStorage keys. */
+function storedOnDevice(page: Page) {
+  return page.evaluate(async () => {
+    const existing = new Set((await indexedDB.databases()).map((d) => d.name));
+    const count = (db: string, store: string) =>
+      new Promise<number>((resolve, reject) => {
+        // Never create a database here: an empty one would stand in the app's way.
+        if (!existing.has(db)) return resolve(0);
+        const open = indexedDB.open(db);
+        open.onerror = () => reject(new Error(String(open.error)));
+        open.onsuccess = () => {
+          const names = Array.from(open.result.objectStoreNames);
+          if (!names.includes(store)) return resolve(0);
+          const request = open.result.transaction(store).objectStore(store).count();
+          request.onsuccess = () => {
+            resolve(request.result);
+            open.result.close();
+          };
+          request.onerror = () => reject(new Error(String(request.error)));
+        };
+      });
+    return {
+      responses: await count('copy-monitor-offline', 'responses'),
+      queries: await count('copy-monitor-query-cache', 'clients'),
+      local: Object.keys(localStorage),
+    };
+  });
+}
+
+/** Asks for the real-time NAV with a key, as anyone holding it could: what comes back, and whether from the device's store. */
+function replayNav(page: Page, apiKey: string) {
+  return page.evaluate(async (key) => {
+    try {
+      const response = await fetch('/api/brokers/accounts/info', { headers: { 'x-api-key': key } });
+      const body = (await response.json()) as { data?: unknown[] };
+      return { status: response.status, stored: response.headers.has('x-offline-data-from'), rows: body.data?.length ?? 0 };
+    } catch {
+      return 'no data';
+    }
+  }, apiKey);
+}
+
+/**
+ * A returning visitor: the first visit installs the service worker, the next load goes through it
+ * (calls made while it was still installing never reached its store).
+ */
+async function untilControlled(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+test('offline: the shell, the last NAV rows and alerts come from the device; online again the feed resumes; after logout nothing is left', async ({
+  page,
+  context,
+}) => {
+  const key = await apiKey(page.request, 'admin');
+  const info = (await (await page.request.get('/api/brokers/accounts/info', { headers: { 'x-api-key': key } })).json()) as {
+    data: { account_name: string; balance: number; teiko_category: string }[];
+  };
+  // A row the Consolidated NAV shows by SPEC §5: a consolidate account with a balance.
+  const shownAccount = info.data.find((a) => a.teiko_category === 'consolidate' && Number(a.balance) !== 0)!.account_name;
+  const { alerts } = (await (await page.request.get('/api/alerts/infos', { headers: { 'x-api-key': key } })).json()) as {
+    alerts: { message: string; datetime: number }[];
+  };
+  const newestAlert = [...alerts].sort((a, b) => b.datetime - a.datetime)[0]!.message;
+
+  await signInAt(page, 'admin', '/nav');
+  await untilControlled(page);
+  await expect(page.getByRole('heading', { name: 'Net Asset Value - Consolidated Portfolio' })).toBeVisible();
+  await expect(page.getByText(shownAccount, { exact: true }).first()).toBeVisible();
+  await page.getByRole('button', { name: /Notifications/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Notifications' })).toContainText(newestAlert);
+  await page.keyboard.press('Escape');
+
+  // Both offline layers hold the user's data: the persisted query cache, and the worker's responses
+  // (the real-time NAV refetches every 5 s through the worker, even when restored from the cache).
+  await expect.poll(async () => (await storedOnDevice(page)).queries).toBe(1);
+  await expect.poll(async () => (await storedOnDevice(page)).responses, { timeout: 15_000 }).toBeGreaterThan(0);
+
+  // Offline: every answer must come from the service worker or the device, none from the server.
+  const fromNetwork: string[] = [];
+  page.on('response', (response) => {
+    if (!response.fromServiceWorker() && new URL(response.url()).host === new URL(page.url()).host) fromNetwork.push(response.url());
+  });
+  await context.setOffline(true);
+  const navigation = await page.reload();
+  expect(navigation?.fromServiceWorker()).toBe(true);
+  await expect(page.getByRole('heading', { name: 'Net Asset Value - Consolidated Portfolio' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Offline — data from \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/ })).toBeVisible();
+  await expect(page.getByText(shownAccount, { exact: true }).first()).toBeVisible();
+  await page.getByRole('button', { name: /Notifications/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Notifications' })).toContainText(newestAlert);
+  await page.keyboard.press('Escape');
+  expect(fromNetwork).toEqual([]);
+  // What the worker keeps answers the same key offline, from the device.
+  const signedInKey = await page.evaluate(() => (JSON.parse(localStorage.getItem('user_data') ?? '{}') as { api_key?: string }).api_key);
+  const replayed = await replayNav(page, signedInKey!);
+  expect(replayed).toMatchObject({ status: 200, stored: true });
+  expect(replayed !== 'no data' && replayed.rows).toBe(info.data.length);
+
+  // To Summary, still offline: its live feed cannot connect; back online it goes live without a reload.
+  await openMenu(page);
+  await page.getByRole('link', { name: 'Summary' }).click();
+  await expect(page.locator('[data-connection]')).toHaveAttribute('data-connection', 'offline');
+  await context.setOffline(false);
+  await expect(page.locator('[data-connection]')).toHaveAttribute('data-connection', 'live', { timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: /^Offline/ })).toHaveCount(0);
+
+  // Logout, then offline: nothing of the last user can be read, not even with the old key.
+  const oldKey = await page.evaluate(() => (JSON.parse(localStorage.getItem('user_data') ?? '{}') as { api_key?: string }).api_key);
+  expect(oldKey).toBeTruthy();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+  expect(await storedOnDevice(page)).toEqual({ responses: 0, queries: 0, local: [] });
+  await context.setOffline(true);
+  expect(await replayNav(page, oldKey!)).toBe('no data');
+  await page.goto('/nav');
+  await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+  await expect(page.getByText(shownAccount, { exact: true })).toHaveCount(0);
+  await context.setOffline(false);
+});
