@@ -1,5 +1,258 @@
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Account, Broker } from '#shared/contract/accounts.ts';
+import type { Position } from '#shared/contract/positions.ts';
+import { brokerVolumes, type GridBy } from '#shared/analytics/dashboard.ts';
+import { sum } from '#shared/analytics/stats.ts';
+import { DASHBOARD_PALETTE } from '#shared/domain/constants.ts';
+import { hasPermission } from '#shared/domain/permissions.ts';
+import { dashboardPanels, isEquityCategory, isForexCategory } from '#shared/domain/positions-filter.ts';
+import { DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio } from '#shared/domain/portfolios.ts';
+import { accountQueries } from '#client/api/queries/accounts.ts';
+import { usePortfolio } from '#client/app/portfolio.ts';
+import { useSession } from '#client/auth/session-store.ts';
+import { useLivePositions } from '#client/live/use-live-positions.ts';
 import { PageTitle } from '#client/ui/page-title.tsx';
+import { SegmentedControl } from '#client/ui/segmented-control.tsx';
+import { useIsWide } from '#client/ui/use-media-query.ts';
+import { AccountInfoPanel, AccountPicker, AccountStatsPanel, BrokerSidebar, DistributionPanel } from './components/account-panels.tsx';
+import { ExecutionPanel } from './components/execution-grid.tsx';
+import { positionKey } from './components/live-positions.tsx';
+import { TradesPanel } from './components/panel.tsx';
+import { ClosePositionModal, EditPositionModal } from './components/position-modals.tsx';
+import { SectionHeader, SectionsSkeleton } from './components/section-header.tsx';
+import './summary.css';
+
+type MasterMode = 'masters' | 'all';
+type Action = { kind: 'edit' | 'close'; position: Position };
+
+const MASTER_MODES = [
+  { value: 'masters', label: 'Masters' },
+  { value: 'all', label: 'All' },
+] as const;
+
+const feedProblem = (status: string, error: string | null) => (status === 'reconnecting' || status === 'offline' ? error : null);
+
+interface Section {
+  key: string;
+  title: string;
+  subtitle: string;
+  rows: readonly Position[];
+  masterId: string | undefined;
+}
+
+/** Master sections with their volume bars; skeleton sections keep the panel's final height until the data is in. */
+const MastersPanel = memo(function MastersPanel({
+  sections,
+  placeholders,
+  portfolio,
+  mode,
+  onMode,
+  canWrite,
+}: {
+  sections: readonly Section[] | null;
+  placeholders: number;
+  portfolio: Portfolio;
+  mode: MasterMode;
+  onMode: (mode: MasterMode) => void;
+  canWrite: boolean;
+}) {
+  const headers = useMemo(
+    () =>
+      sections?.map((s) => ({
+        ...s,
+        total: sum(s.rows.map((p) => Math.abs(p.quantity_currency))),
+        segments: brokerVolumes(s.rows, DASHBOARD_PALETTE),
+      })) ?? null,
+    [sections],
+  );
+  return (
+    <section className="summary-panel summary-header" aria-labelledby="summary-masters-title">
+      <header className="summary-panel-header">
+        <h2 id="summary-masters-title">Master accounts</h2>
+        <SegmentedControl label="Master filter" options={MASTER_MODES} value={mode} onChange={onMode} />
+      </header>
+      {headers === null ? (
+        <SectionsSkeleton count={placeholders} canWrite={canWrite} />
+      ) : headers.length === 0 ? (
+        <p className="summary-sub">No master accounts in {portfolio}.</p>
+      ) : (
+        <div className="summary-sections">
+          {headers.map((s) => (
+            <SectionHeader
+              key={s.key}
+              title={s.title}
+              subtitle={s.subtitle}
+              totalAmount={s.total}
+              barSegments={s.segments}
+              masterId={s.masterId}
+              canWrite={canWrite}
+            />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+});
 
 export function SummaryPage() {
-  return <PageTitle>Summary</PageTitle>;
+  const session = useSession();
+  const canWrite = hasPermission(session?.restrictions, 'write');
+  const { portfolio: selected } = usePortfolio();
+  const portfolio: Portfolio = normalisePortfolio(selected) ?? DEFAULT_PORTFOLIO;
+  const wide = useIsWide();
+
+  const [gridTab, setGridTab] = useState<GridBy>('account');
+  const [masterOnly, setMasterOnly] = useState(true);
+  const [mode, setMode] = useState<MasterMode>('masters');
+  const [action, setAction] = useState<Action | null>(null);
+  const [accountId, setAccountId] = useState<string | null>(null);
+
+  // One feed per account position serves the header, the trades panels, the Accounts grid and the distribution.
+  const live = useLivePositions({ path: '/ws/brokers/live-positions-aggregate-by', params: { portfolio, aggregate_by: 'account' } });
+  const byBroker = useLivePositions({
+    path: '/ws/brokers/live-positions-aggregate-by',
+    params: { portfolio, aggregate_by: 'broker' },
+    enabled: gridTab === 'broker',
+  });
+  const accounts = useQuery(accountQueries.info(portfolio));
+  const brokers = useQuery(accountQueries.brokers(portfolio));
+
+  // A snapshot arrives every second and every panel derives from it: rendering it as a transition
+  // lets React split that work into short slices instead of one long task per message.
+  const positions = useDeferredValue(live.positions);
+  const brokerPositions = useDeferredValue(byBroker.positions);
+  const accountList = useMemo(() => accounts.data ?? [], [accounts.data]);
+  const masters = useMemo(() => accountList.filter((a) => a.is_master), [accountList]);
+  const account = accountList.find((a) => a.account_id === accountId) ?? masters[0] ?? accountList[0] ?? null;
+
+  const panels = useMemo(() => dashboardPanels(portfolio, positions ?? []), [portfolio, positions]);
+  const shown = useMemo(() => (positions ? positions.filter((p) => p.is_master === masterOnly) : null), [positions, masterOnly]);
+  const fxRows = useMemo(() => (shown ? shown.filter((p) => isForexCategory(p.category)) : null), [shown]);
+  const equityRows = useMemo(() => (shown ? shown.filter((p) => isEquityCategory(p.category)) : null), [shown]);
+  const liveError = feedProblem(live.status, live.error);
+
+  const onEdit = useCallback((position: Position) => setAction({ kind: 'edit', position }), [setAction]);
+  const onClose = useCallback((position: Position) => setAction({ kind: 'close', position }), [setAction]);
+  const onDone = useCallback(() => setAction(null), [setAction]);
+  const current = action && positions ? (positions.find((p) => positionKey(p) === positionKey(action.position)) ?? null) : null;
+
+  const sections = useMemo((): Section[] | null => {
+    if (!positions || accounts.isPending) return null;
+    if (mode === 'all') {
+      return [{ key: 'all', title: 'All accounts', subtitle: `${portfolio}`, rows: positions, masterId: undefined }];
+    }
+    return masters.map((m) => ({
+      key: m.account_id,
+      title: m.account_name,
+      subtitle: m.broker_name,
+      rows: positions.filter((p) => p.account_name === m.account_name),
+      masterId: m.account_id,
+    }));
+  }, [positions, accounts.isPending, mode, masters, portfolio]);
+  // Before the accounts arrive the number of masters is unknown: one placeholder (the phone strip shows one at a time).
+  const placeholders = mode === 'all' ? 1 : accounts.isPending ? 1 : Math.max(1, masters.length);
+
+  const bothPanels = panels.fx && panels.equity;
+
+  return (
+    <div className="summary">
+      <PageTitle>Summary</PageTitle>
+
+      <MastersPanel sections={sections} placeholders={placeholders} portfolio={portfolio} mode={mode} onMode={setMode} canWrite={canWrite} />
+
+      <div className="summary-toolbar">
+        <label className="summary-switch">
+          <input type="checkbox" role="switch" checked={masterOnly} onChange={(e) => setMasterOnly(e.target.checked)} />
+          <span className="summary-switch-track" aria-hidden="true" />
+          <span>Master only</span>
+        </label>
+        <span className="summary-sub">{masterOnly ? 'Showing master positions' : 'Showing follower positions'}</span>
+      </div>
+
+      <div className={bothPanels ? 'summary-trades summary-trades-two' : 'summary-trades'}>
+        {panels.fx ? (
+          <TradesPanel title="FX trades" positions={fxRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} />
+        ) : null}
+        {panels.equity ? (
+          <TradesPanel title="Equity trades" positions={equityRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} />
+        ) : null}
+      </div>
+
+      <ExecutionPanel
+        accountRows={positions}
+        brokerRows={brokerPositions}
+        brokerError={feedProblem(byBroker.status, byBroker.error)}
+        tab={gridTab}
+        onTab={setGridTab}
+        wide={wide}
+      />
+
+      <AccountsArea
+        brokers={brokers.data}
+        brokersLoading={brokers.isPending}
+        accounts={accountList}
+        account={account}
+        accountsLoading={accounts.isPending}
+        accountsError={accounts.isError ? accounts.error.message : null}
+        positions={positions}
+        onAccount={setAccountId}
+      />
+
+      {action?.kind === 'edit' ? (
+        <EditPositionModal key={positionKey(action.position)} position={current} selected={action.position} portfolio={portfolio} onDone={onDone} />
+      ) : null}
+      {action?.kind === 'close' ? (
+        <ClosePositionModal key={positionKey(action.position)} position={current} selected={action.position} portfolio={portfolio} onDone={onDone} />
+      ) : null}
+    </div>
+  );
 }
+
+/** Broker sidebar, account picker and the info, stats and distribution panels. */
+const AccountsArea = memo(function AccountsArea({
+  brokers,
+  brokersLoading,
+  accounts,
+  account,
+  accountsLoading,
+  accountsError,
+  positions,
+  onAccount,
+}: {
+  brokers: readonly Broker[] | undefined;
+  brokersLoading: boolean;
+  accounts: readonly Account[];
+  account: Account | null;
+  accountsLoading: boolean;
+  accountsError: string | null;
+  positions: readonly Position[] | null;
+  onAccount: (id: string) => void;
+}) {
+  return (
+    <div className="summary-accounts summary-offscreen">
+      <BrokerSidebar
+        brokers={brokers ?? []}
+        accounts={accounts}
+        selectedBroker={account?.broker_name ?? null}
+        loading={brokersLoading}
+        onSelect={(broker) => {
+          const first = accounts.find((a) => a.broker_name === broker);
+          if (first) onAccount(first.account_id);
+        }}
+      />
+      <div className="summary-account-panels">
+        {accounts.length ? (
+          <div className="summary-picker-row">
+            <AccountPicker accounts={accounts} value={account?.account_id ?? null} onChange={onAccount} />
+          </div>
+        ) : null}
+        <div className="summary-account-grid">
+          <AccountInfoPanel account={account} loading={accountsLoading} error={accountsError} />
+          <AccountStatsPanel account={account} />
+          <DistributionPanel positions={positions} />
+        </div>
+      </div>
+    </div>
+  );
+});

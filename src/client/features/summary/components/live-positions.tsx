@@ -1,0 +1,371 @@
+import { memo, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Position } from '#shared/contract/positions.ts';
+import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumber } from '#shared/format/numbers.ts';
+import { formatDateFr } from '#shared/format/dates.ts';
+import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
+
+export const NO_LIVE_POSITIONS = 'No live positions to display.';
+
+/** Identity of a position (SPEC §3): account name, symbol and type. */
+export const positionKey = (p: Pick<Position, 'account_name' | 'u_symbol' | 'type'>): string =>
+  `${p.account_name}|${p.u_symbol}|${p.type}`;
+
+export function formatPips(value: number | null | undefined): string {
+  const n = toFiniteNumber(value);
+  if (n === null) return MISSING_VALUE;
+  return `${numberFormat('fr-FR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n)} pips`;
+}
+
+/** Column headers with their 700 ms tooltips (SPEC §2): a description and an example. */
+export const COLUMN_HELP: Record<string, { label: string; help: TooltipContent }> = {
+  date: { label: 'Date', help: { description: 'When the position was opened (your time zone).', example: '05/03/2026 14:07' } },
+  ins: { label: 'Ins/Dir', help: { description: 'Instrument and direction, with the account holding it.', example: 'EURUSD Buy' } },
+  q: { label: 'Q', help: { description: 'Quantity: lots for forex, shares for equities.', example: '1,5 = 150 000 EUR of EURUSD' } },
+  pl: {
+    label: 'P/L',
+    help: {
+      description: 'Floating profit or loss in the account currency, with the entry price (EP) and the breakeven after costs (BE).',
+      example: '-120,50 $US · EP 1.08500 · BE 1.08530',
+    },
+  },
+  sl: { label: 'SL', help: { description: 'Stop loss: the price at which the position closes to limit a loss.', example: '1.08300' } },
+  tp: { label: 'TP', help: { description: 'Take profit: the price at which the position closes to take its gain.', example: '1.08950' } },
+  mae: {
+    label: 'Median MAE',
+    help: { description: 'Median maximum adverse excursion of this symbol’s closed trades: how far they went against the entry.', example: '20,0 pips' },
+  },
+  mfe: {
+    label: 'Median MFE',
+    help: { description: 'Median maximum favourable excursion of this symbol’s closed trades: how far they went in favour.', example: '45,0 pips' },
+  },
+  action: { label: 'Action', help: { description: 'Edit take profit and stop loss, or close the position.', example: 'Edit · Close' } },
+};
+
+export interface LivePositionsProps {
+  /** null until the feed's first message: skeleton rows show meanwhile. */
+  positions: readonly Position[] | null;
+  canWrite: boolean;
+  /** Table on large screens, cards on phones. */
+  wide: boolean;
+  onEdit?: (position: Position) => void;
+  onClose?: (position: Position) => void;
+  /** Accessible name of the table or list. */
+  label: string;
+  /** Height of the table's scrolling body; rows are virtualised inside it when there are many. */
+  maxHeight?: string;
+}
+
+/** Newest first, then by identity so equal times keep a stable order across snapshots. */
+export function sortLive(positions: readonly Position[]): Position[] {
+  return positions.toSorted((a, b) => b.time - a.time || positionKey(a).localeCompare(positionKey(b)));
+}
+
+const VIRTUAL_FROM = 40;
+const ROW_HEIGHT = 58;
+
+function Direction({ type }: { type: 'Buy' | 'Sell' }) {
+  return <span className={`summary-dir summary-dir-${type.toLowerCase()}`}>{type}</span>;
+}
+
+function Profit({ p }: { p: Position }) {
+  const cls = p.profit > 0 ? 'summary-pos' : p.profit < 0 ? 'summary-neg' : undefined;
+  return <span className={cls}>{formatMoney(p.profit, p.currency)}</span>;
+}
+
+function PlCell({ p }: { p: Position }) {
+  return (
+    <div className="summary-pl">
+      <Profit p={p} />
+      <span className="summary-sub">
+        EP {formatPrice(p.price_open)} · BE {formatPrice(p.breakeven)}
+      </span>
+    </div>
+  );
+}
+
+function Actions({ p, onEdit, onClose }: { p: Position; onEdit?: (p: Position) => void; onClose?: (p: Position) => void }) {
+  return (
+    <>
+      <button type="button" className="button summary-action" onClick={() => onEdit?.(p)} aria-label={`Edit ${p.u_symbol} ${p.type} of ${p.account_name}`}>
+        Edit
+      </button>
+      <button
+        type="button"
+        className="button summary-action summary-action-danger"
+        onClick={() => onClose?.(p)}
+        aria-label={`Close ${p.u_symbol} ${p.type} of ${p.account_name}`}
+      >
+        Close
+      </button>
+    </>
+  );
+}
+
+/** Fields a row shows; a row re-renders only when one of them changed. */
+const SHOWN: readonly (keyof Position)[] = [
+  'time', 'u_symbol', 'type', 'account_name', 'quantity', 'profit', 'currency', 'price_open', 'breakeven', 'sl', 'tp', 'medianMae', 'medianMfe',
+];
+const sameShown = (a: Position, b: Position) => SHOWN.every((k) => a[k] === b[k]);
+
+interface RowProps {
+  p: Position;
+  canWrite: boolean;
+  onEdit?: (p: Position) => void;
+  onClose?: (p: Position) => void;
+}
+
+const LiveRow = memo(
+  function LiveRow({ p, canWrite, onEdit, onClose }: RowProps) {
+    return (
+      <tr data-position={positionKey(p)} data-entry={p.price_open} style={{ height: ROW_HEIGHT }}>
+        <td>{formatDateFr(p.time)}</td>
+        <td>
+          <div className="summary-ins">
+            <span>
+              <strong>{p.u_symbol}</strong> <Direction type={p.type} />
+            </span>
+            <span className="summary-sub">{p.account_name}</span>
+          </div>
+        </td>
+        <td className="ui-align-right">{formatQuantity(p.quantity)}</td>
+        <td className="ui-align-right" data-cell="pl">
+          <PlCell p={p} />
+        </td>
+        <td className="ui-align-right" data-cell="sl">
+          {formatPrice(p.sl)}
+        </td>
+        <td className="ui-align-right" data-cell="tp">
+          {formatPrice(p.tp)}
+        </td>
+        <td className="ui-align-right">{formatPips(p.medianMae)}</td>
+        <td className="ui-align-right">{formatPips(p.medianMfe)}</td>
+        {canWrite ? (
+          <td>
+            <div className="summary-actions">
+              <Actions p={p} onEdit={onEdit} onClose={onClose} />
+            </div>
+          </td>
+        ) : null}
+      </tr>
+    );
+  },
+  (a, b) => a.canWrite === b.canWrite && a.onEdit === b.onEdit && a.onClose === b.onClose && sameShown(a.p, b.p),
+);
+
+function HeaderCell({ id, align }: { id: keyof typeof COLUMN_HELP; align?: 'right' }) {
+  const column = COLUMN_HELP[id];
+  if (!column) return null;
+  return (
+    <th scope="col" className={align === 'right' ? 'ui-align-right' : undefined}>
+      <Tooltip description={column.help.description} example={column.help.example}>
+        {column.label}
+      </Tooltip>
+    </th>
+  );
+}
+
+function LiveTable({ rows, canWrite, onEdit, onClose, label, maxHeight }: { rows: Position[] } & Omit<LivePositionsProps, 'positions' | 'wide'>) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtual = rows.length >= VIRTUAL_FROM;
+  // The virtualizer's functions are read during this render only; nothing memoised holds them.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    enabled: virtual,
+    initialRect: { width: 1000, height: 600 },
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : [];
+  const first = items[0];
+  const last = items.at(-1);
+  const top = virtual && first ? first.start : 0;
+  const bottom = virtual && last ? virtualizer.getTotalSize() - last.end : 0;
+  const visible = virtual ? items.map((item) => rows[item.index]).filter((p): p is Position => p !== undefined) : rows;
+  const columns = canWrite ? 9 : 8;
+
+  return (
+    <div ref={scrollRef} className="ui-table-scroll summary-live-scroll" style={maxHeight ? { maxHeight } : undefined} role="region" aria-label={label} tabIndex={0}>
+      <table className="ui-table summary-live-table" aria-label={label} aria-rowcount={rows.length + 1}>
+        <thead>
+          <tr>
+            <HeaderCell id="date" />
+            <HeaderCell id="ins" />
+            <HeaderCell id="q" align="right" />
+            <HeaderCell id="pl" align="right" />
+            <HeaderCell id="sl" align="right" />
+            <HeaderCell id="tp" align="right" />
+            <HeaderCell id="mae" align="right" />
+            <HeaderCell id="mfe" align="right" />
+            {canWrite ? <HeaderCell id="action" /> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td className="ui-table-empty" colSpan={columns}>
+                {NO_LIVE_POSITIONS}
+              </td>
+            </tr>
+          ) : (
+            <>
+              {top > 0 ? (
+                <tr aria-hidden="true">
+                  <td colSpan={columns} style={{ height: top, padding: 0, border: 0 }} />
+                </tr>
+              ) : null}
+              {visible.map((p) => (
+                <LiveRow key={positionKey(p)} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
+              ))}
+              {bottom > 0 ? (
+                <tr aria-hidden="true">
+                  <td colSpan={columns} style={{ height: bottom, padding: 0, border: 0 }} />
+                </tr>
+              ) : null}
+            </>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CardBody({ p }: { p: Position }) {
+  const field = (label: ReactNode, value: ReactNode, cell?: string) => (
+    <div className="ui-card-row" data-cell={cell}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+  return (
+    <>
+      <div className="ui-card-title summary-card-title">
+        <span>
+          {p.u_symbol} <Direction type={p.type} />
+        </span>
+        <Profit p={p} />
+      </div>
+      <div className="summary-sub summary-card-account">{p.account_name}</div>
+      <dl className="ui-card-fields summary-card-fields">
+        {field('Date', formatDateFr(p.time))}
+        {field('Q', formatQuantity(p.quantity))}
+        {field('EP', formatPrice(p.price_open))}
+        {field('BE', formatPrice(p.breakeven))}
+        {field('SL', formatPrice(p.sl), 'sl')}
+        {field('TP', formatPrice(p.tp), 'tp')}
+        {field('Median MAE', formatPips(p.medianMae))}
+        {field('Median MFE', formatPips(p.medianMfe))}
+      </dl>
+    </>
+  );
+}
+
+const ACTIONS_WIDTH = 176;
+/** How far past its stops the card still follows the finger (a rubber band), and the move that opens or shuts it. */
+const ELASTIC = 0.08;
+const SWIPE_THRESHOLD = 40;
+
+/** Where the card sits for a drag of dx pixels from `from`, held between shut (0) and open (-ACTIONS_WIDTH). */
+function dragOffset(from: number, dx: number): number {
+  const x = from + dx;
+  if (x > 0) return x * ELASTIC;
+  if (x < -ACTIONS_WIDTH) return -ACTIONS_WIDTH + (x + ACTIONS_WIDTH) * ELASTIC;
+  return x;
+}
+
+/**
+ * A card that slides left (drag or swipe) to reveal Edit and Close. Plain pointer events and a CSS
+ * transition: a drag library would measure every card's layout on mount, and a phone lists many.
+ */
+function SwipeCard({ p, onEdit, onClose }: RowProps) {
+  const [open, setOpen] = useState(false);
+  const [dragX, setDragX] = useState<number | null>(null);
+  const drag = useRef<{ pointer: number; startX: number; startY: number; horizontal: boolean | null } | null>(null);
+  const rest = open ? -ACTIONS_WIDTH : 0;
+
+  const end = (event: PointerEvent<HTMLDivElement>, cancelled: boolean) => {
+    const d = drag.current;
+    if (d?.pointer !== event.pointerId) return;
+    drag.current = null;
+    setDragX(null);
+    if (cancelled || !d.horizontal) return;
+    const dx = event.clientX - d.startX;
+    if (dx < -SWIPE_THRESHOLD) setOpen(true);
+    else if (dx > SWIPE_THRESHOLD) setOpen(false);
+  };
+
+  return (
+    <div className="summary-swipe" data-open={open}>
+      <div className="summary-swipe-actions" onFocus={() => setOpen(true)}>
+        <Actions p={p} onEdit={onEdit} onClose={onClose} />
+      </div>
+      <div
+        className="summary-swipe-front"
+        data-dragging={dragX !== null}
+        style={{ transform: `translateX(${dragX ?? rest}px)` }}
+        onPointerDown={(event) => {
+          if (event.pointerType === 'mouse' && event.button !== 0) return;
+          drag.current = { pointer: event.pointerId, startX: event.clientX, startY: event.clientY, horizontal: null };
+        }}
+        onPointerMove={(event) => {
+          const d = drag.current;
+          if (d?.pointer !== event.pointerId) return;
+          const dx = event.clientX - d.startX;
+          const dy = event.clientY - d.startY;
+          // Lock to the first clear direction, as a vertical scroll must not move the card.
+          if (d.horizontal === null) {
+            if (Math.abs(dx) < 3 && Math.abs(dy) < 3) return;
+            d.horizontal = Math.abs(dx) > Math.abs(dy);
+            if (d.horizontal) event.currentTarget.setPointerCapture(event.pointerId);
+          }
+          if (d.horizontal) setDragX(dragOffset(rest, dx));
+        }}
+        onPointerUp={(event) => end(event, false)}
+        onPointerCancel={(event) => end(event, true)}
+        aria-label={`${p.u_symbol} ${p.type}, ${p.account_name}; swipe left for Edit and Close`}
+      >
+        <CardBody p={p} />
+      </div>
+    </div>
+  );
+}
+
+const LiveCard = memo(
+  function LiveCard(props: RowProps) {
+    return (
+      <li className={props.canWrite ? 'summary-live-card summary-live-card-write' : 'ui-card summary-live-card'} data-position={positionKey(props.p)} data-entry={props.p.price_open}>
+        {props.canWrite ? <SwipeCard {...props} /> : <CardBody p={props.p} />}
+      </li>
+    );
+  },
+  (a, b) => a.canWrite === b.canWrite && a.onEdit === b.onEdit && a.onClose === b.onClose && sameShown(a.p, b.p),
+);
+
+/** The live positions table (desktop) or swipeable cards (phones), SPEC §2. */
+export function LivePositions({ positions, canWrite, wide, onEdit, onClose, label, maxHeight }: LivePositionsProps) {
+  const rows = useMemo(() => (positions === null ? null : sortLive(positions)), [positions]);
+  if (rows === null) {
+    return (
+      <SkeletonRows
+        rows={wide ? SKELETON_ROWS : SKELETON_ROWS_MOBILE}
+        columns={wide ? 6 : 2}
+        label="Loading live positions..."
+        className={wide ? undefined : 'summary-live-skeleton'}
+      />
+    );
+  }
+  if (wide) return <LiveTable rows={rows} canWrite={canWrite} onEdit={onEdit} onClose={onClose} label={label} maxHeight={maxHeight} />;
+  if (rows.length === 0) return <p className="ui-card-list-empty empty-state summary-empty">{NO_LIVE_POSITIONS}</p>;
+  return (
+    <ul className="ui-card-list summary-live-cards" aria-label={label}>
+      {rows.map((p) => (
+        <LiveCard key={positionKey(p)} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,60 @@
+import { memo, useState } from 'react';
+import type { Position } from '#shared/contract/positions.ts';
+import { Modal } from '#client/ui/modal.tsx';
+import { LivePositions } from './live-positions.tsx';
+
+export function ExpandButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="icon-button summary-expand" aria-label={`Expand ${label}`} title="Full screen" onClick={onClick}>
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+        <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
+      </svg>
+    </button>
+  );
+}
+
+export interface TradesPanelProps {
+  title: 'FX trades' | 'Equity trades';
+  positions: readonly Position[] | null;
+  /** The feed's last failure ('WebSocket error', 'WebSocket closed: …'), shown while it retries. */
+  feedError: string | null;
+  canWrite: boolean;
+  wide: boolean;
+  onEdit: (p: Position) => void;
+  onClose: (p: Position) => void;
+}
+
+/** FX or Equity live positions, expandable to a full-screen overlay (SPEC §2). */
+export const TradesPanel = memo(function TradesPanel({ title, positions, feedError, canWrite, wide, onEdit, onClose }: TradesPanelProps) {
+  const [expanded, setExpanded] = useState(false);
+  const id = title === 'FX trades' ? 'summary-fx' : 'summary-eq';
+  const count = positions?.length;
+  return (
+    <section className="summary-panel summary-trades-panel" aria-labelledby={`${id}-title`} data-panel={id}>
+      <header className="summary-panel-header">
+        <h2 id={`${id}-title`}>{title}</h2>
+        {count === undefined ? null : <span className="summary-count">{count}</span>}
+        <ExpandButton label={title} onClick={() => setExpanded(true)} />
+      </header>
+      {feedError ? (
+        <p className="summary-feed-error" role="status">
+          {feedError}
+        </p>
+      ) : null}
+      <div className="summary-trades-body">
+        <LivePositions positions={positions} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} label={`${title} positions`} />
+      </div>
+      <Modal open={expanded} onClose={() => setExpanded(false)} title={title} fullScreen>
+        <LivePositions
+          positions={positions}
+          canWrite={canWrite}
+          wide={wide}
+          onEdit={onEdit}
+          onClose={onClose}
+          label={`${title} positions, full screen`}
+          maxHeight="calc(100dvh - 110px)"
+        />
+      </Modal>
+    </section>
+  );
+});

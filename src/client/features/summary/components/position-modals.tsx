@@ -1,0 +1,221 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Position } from '#shared/contract/positions.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
+import { coverAvailable, parseDecimalInput, pipSize, suggestLevels } from '#shared/domain/suggestions.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { formatPrice } from '#shared/format/numbers.ts';
+import { closeBySymbol, setTpSl } from '#client/api/queries/positions.ts';
+import { statsQueries } from '#client/api/queries/stats.ts';
+import { CLOSE_FAILED, UPDATE_FAILED } from '#client/api/queries/write.ts';
+import { Modal } from '#client/ui/modal.tsx';
+import { useToast } from '#client/ui/toast.tsx';
+import { formatPips } from './live-positions.tsx';
+
+export const POSITION_NOT_FOUND = 'Error: Position not found. Please try again.';
+export const CLOSE_NOT_FOUND = 'Error: Position to close not found.';
+
+const direction = (type: 'Buy' | 'Sell') => (type === 'Buy' ? 'long' : 'short');
+const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
+const priceText = (value: number | null) => (value === null ? '' : formatPrice(value));
+
+interface EditProps {
+  /** The position as it is in the latest snapshot; null once it is gone. */
+  position: Position | null;
+  /** What was selected, for the title while the position is gone. */
+  selected: Position;
+  portfolio: Portfolio;
+  onDone: () => void;
+}
+
+/** TP/SL editor with MAE/MFE suggestions and the cover button (SPEC §2, §4, §5). */
+export function EditPositionModal({ position, selected, portfolio, onDone }: EditProps) {
+  const toast = useToast();
+  const [tp, setTp] = useState(() => priceText(selected.tp));
+  const [sl, setSl] = useState(() => priceText(selected.sl));
+  const [error, setError] = useState<string | null>(null);
+  const current = position ?? selected;
+  const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
+  const mutation = useMutation({
+    mutationFn: (levels: { take_profit: number; stop_loss: number }) => {
+      if (!position) throw new Error(POSITION_NOT_FOUND);
+      return setTpSl({
+        category: position.category,
+        symbol: position.u_symbol,
+        direction: direction(position.type),
+        currency: position.currency,
+        portfolio,
+        ...levels,
+      });
+    },
+    onSuccess: (response) => {
+      toast.show(response.message);
+      onDone();
+    },
+    onError: (err) => setError(messageOf(err, UPDATE_FAILED)),
+  });
+
+  const medianMae = stats.data?.stats.median_mae ?? current.medianMae;
+  const medianMfe = stats.data?.stats.median_mfe ?? current.medianMfe;
+  const pip = pipSize(current.u_symbol);
+  const suggestion =
+    medianMae !== null && medianMfe !== null ? suggestLevels(current.type, current.price_open, medianMae, medianMfe, pip) : null;
+  const canCover = coverAvailable(current.profit, current.breakeven);
+
+  const save = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!position) {
+      setError(POSITION_NOT_FOUND);
+      return;
+    }
+    const takeProfit = parseDecimalInput(tp);
+    const stopLoss = parseDecimalInput(sl);
+    // SPEC §5: nothing is sent unless both parse as numbers.
+    if (takeProfit === null || stopLoss === null) return;
+    setError(null);
+    mutation.mutate({ take_profit: takeProfit, stop_loss: stopLoss });
+  };
+
+  return (
+    <Modal
+      open
+      onClose={onDone}
+      title="Edit Position"
+      footer={
+        <>
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="submit" form="summary-edit-form" className="button primary" disabled={mutation.isPending}>
+            {mutation.isPending ? 'Saving...' : 'Save'}
+          </button>
+        </>
+      }
+    >
+      <form id="summary-edit-form" className="summary-form" onSubmit={save} noValidate>
+        <p className="summary-form-lead">
+          <strong>
+            {current.u_symbol} {current.type}
+          </strong>{' '}
+          · {current.account_name}
+          <br />
+          <span className="summary-sub">
+            EP {formatPrice(current.price_open)} · now {formatPrice(current.price_current)} · P/L {formatMoney(current.profit, current.currency)}
+          </span>
+        </p>
+        <p className="summary-sub">
+          Applies to every open {current.u_symbol} {current.type} position in {portfolio}.
+        </p>
+        <div className="summary-fields">
+          <label className="field">
+            <span>Take profit (TP)</span>
+            <input type="number" step="any" inputMode="decimal" value={tp} onChange={(e) => setTp(e.target.value)} data-autofocus />
+          </label>
+          <label className="field">
+            <span>Stop loss (SL)</span>
+            <input type="number" step="any" inputMode="decimal" value={sl} onChange={(e) => setSl(e.target.value)} />
+          </label>
+        </div>
+        <section className="summary-suggest" aria-label="MAE/MFE suggestions">
+          <h3>MAE/MFE suggestions</h3>
+          <p className="summary-sub">
+            Median MAE {formatPips(medianMae)} · median MFE {formatPips(medianMfe)} · pip {pip}
+          </p>
+          {suggestion ? (
+            <div className="summary-suggest-row">
+              <button type="button" className="button" onClick={() => setSl(formatPrice(suggestion.sl))}>
+                SL {formatPrice(suggestion.sl)}
+              </button>
+              <button type="button" className="button" onClick={() => setTp(formatPrice(suggestion.tp))}>
+                TP {formatPrice(suggestion.tp)}
+              </button>
+            </div>
+          ) : (
+            <p className="summary-sub">No MAE/MFE data for {current.u_symbol} yet.</p>
+          )}
+          {canCover && current.breakeven !== null ? (
+            <button type="button" className="button summary-cover" onClick={() => setTp(formatPrice(current.breakeven))}>
+              Cover loss: TP at breakeven {formatPrice(current.breakeven)}
+            </button>
+          ) : null}
+        </section>
+        {error ? (
+          <p role="alert" className="form-error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </Modal>
+  );
+}
+
+interface CloseProps {
+  position: Position | null;
+  selected: Position;
+  portfolio: Portfolio;
+  onDone: () => void;
+}
+
+/** Close confirmation (SPEC §2, §4). */
+export function ClosePositionModal({ position, selected, portfolio, onDone }: CloseProps) {
+  const toast = useToast();
+  const [error, setError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: () => {
+      if (!position) throw new Error(CLOSE_NOT_FOUND);
+      return closeBySymbol({
+        category: position.category,
+        symbol: position.u_symbol,
+        direction: direction(position.type),
+        currency: position.currency,
+        portfolio,
+      });
+    },
+    onSuccess: (response) => {
+      toast.show(response.message);
+      onDone();
+    },
+    onError: (err) => setError(messageOf(err, CLOSE_FAILED)),
+  });
+  const confirm = () => {
+    if (!position) {
+      setError(CLOSE_NOT_FOUND);
+      return;
+    }
+    setError(null);
+    mutation.mutate();
+  };
+  return (
+    <Modal
+      open
+      onClose={onDone}
+      title="Close Position"
+      footer={
+        <>
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="button" className="button primary summary-danger" onClick={confirm} disabled={mutation.isPending} data-autofocus>
+            {mutation.isPending ? 'Closing...' : 'Confirm close'}
+          </button>
+        </>
+      }
+    >
+      <p>
+        Close every open{' '}
+        <strong>
+          {selected.u_symbol} {selected.type}
+        </strong>{' '}
+        position in {portfolio} at the market price?
+      </p>
+      <p className="summary-sub">
+        Selected: {selected.account_name} · P/L {formatMoney((position ?? selected).profit, selected.currency)}
+      </p>
+      {error ? (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}
