@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import type { Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
+import { formatDateFr } from '#shared/format/dates.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { formatPrice, formatQuantity, MISSING_VALUE } from '#shared/format/numbers.ts';
+import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { SectionPanel } from '#client/ui/section-panel.tsx';
+import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { CardHeading, Instrument, Side, signedClass } from '#client/ui/trade-cells.tsx';
+
+export const NO_TRADE_DATA = 'No trade data available.';
+/** Rows added per 'Show more': fewer on phones, where each deal is a card. */
+const PAGE_WIDE = 50;
+const PAGE_PHONE = 15;
+
+type Row = Deal & { key: number };
+
+function dealColumns(showRebate: boolean): TableColumn<Row>[] {
+  const money = (key: 'profit' | 'swap' | 'commission' | 'fee', header: string, tone = false): TableColumn<Row> => ({
+    key,
+    header,
+    align: 'right',
+    render: (d) => <span className={tone ? signedClass(d[key]) : undefined}>{formatMoney(d[key], d.currency)}</span>,
+  });
+  const columns: TableColumn<Row>[] = [
+    { key: 'datetime', header: 'Date', render: (d) => formatDateFr(d.datetime) },
+    { key: 'symbol', header: 'Symbol', render: (d) => d.symbol || d.category },
+    { key: 'type', header: 'Type', render: (d) => <Side type={d.type} /> },
+    { key: 'quantity', header: 'Quantity', align: 'right', render: (d) => (d.category === 'Balance' ? MISSING_VALUE : formatQuantity(d.quantity)) },
+    { key: 'open_price', header: 'Open price', align: 'right', render: (d) => formatPrice(d.open_price) },
+    { key: 'close_price', header: 'Close price', align: 'right', render: (d) => formatPrice(d.close_price) },
+    money('profit', 'Profit', true),
+    money('swap', 'Swap'),
+    money('commission', 'Commission'),
+    money('fee', 'Fee'),
+  ];
+  if (showRebate) {
+    columns.push({
+      key: 'rebate',
+      header: 'Rebate',
+      align: 'right',
+      render: (d) => formatMoney(d.rebate, d.currency),
+    });
+  }
+  return columns;
+}
+
+export interface HistoricalTradesPanelProps {
+  isPending: boolean;
+  isError: boolean;
+  data: HistoricalDealsResponse | undefined;
+  showRebate: boolean;
+  wide: boolean;
+}
+
+/** The account's closed deals and cash flows, newest first (SPEC §2); cards on phones, a table on large screens. */
+export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wide }: HistoricalTradesPanelProps) {
+  const page = wide ? PAGE_WIDE : PAGE_PHONE;
+  const [shown, setShown] = useState(page);
+  const deals: Row[] = (data?.dealsStats[0]?.deals ?? []).map((d, key) => ({ ...d, key }));
+  const columns = dealColumns(showRebate);
+  const visible = deals.slice(0, shown);
+
+  let body;
+  if (isPending) body = <LoadingState>Loading account data...</LoadingState>;
+  else if (isError) body = <ErrorState>{NO_TRADE_DATA}</ErrorState>;
+  else if (wide)
+    body = <SortableTable columns={columns} rows={visible} rowKey={(d) => d.key} emptyText={NO_TRADE_DATA} label="Historical trades" className="history-table" />;
+  else {
+    const [, , , ...rest] = columns;
+    body = (
+      <CardList
+        items={visible}
+        itemKey={(d) => d.key}
+        label="Historical trades"
+        emptyText={NO_TRADE_DATA}
+        title={(d) => (
+          <CardHeading date={formatDateFr(d.datetime)}>
+            <Instrument symbol={d.symbol || d.category} type={d.type} />
+          </CardHeading>
+        )}
+        fields={columnsToFields(rest)}
+      />
+    );
+  }
+
+  return (
+    <SectionPanel title="Historical trades" className="history-panel">
+      {body}
+      {!isPending && deals.length > shown ? (
+        <div className="show-more">
+          <span className="panel-note">
+            {visible.length} of {deals.length}
+          </span>
+          <button type="button" className="button" onClick={() => setShown((n) => n + page)}>
+            Show more
+          </button>
+        </div>
+      ) : null}
+    </SectionPanel>
+  );
+}

@@ -1,0 +1,174 @@
+import { useId, useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { AxisBottom, AxisLeft } from '@visx/axis';
+import { localPoint } from '@visx/event';
+import { LinearGradient } from '@visx/gradient';
+import { GridRows } from '@visx/grid';
+import { Group } from '@visx/group';
+import { useParentSize } from '@visx/responsive';
+import { scaleLinear, scaleTime } from '@visx/scale';
+import { AreaClosed, Line, LinePath } from '@visx/shape';
+import type { ChartType } from '#shared/domain/constants.ts';
+import { formatAxisDate, formatDateFr } from '#shared/format/dates.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { formatPercent, numberFormat } from '#shared/format/numbers.ts';
+import { isPercentChart, nearestIndex, type ChartPoint } from '../chart-series.ts';
+
+export interface PerformanceChartProps {
+  points: readonly ChartPoint[];
+  type: ChartType;
+  currency: string;
+  /** start_date sent for the period (epoch seconds), for tests comparing with the response. */
+  startDate: number | undefined;
+}
+
+const MARGIN = { top: 12, right: 24, bottom: 28, left: 56 };
+
+/** Axis figures: compact ('12k', '1,2M') so they fit at 360 px. */
+function axisValue(value: number, percent: boolean): string {
+  const text = numberFormat('fr-FR', { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+  return percent ? `${text} %` : text;
+}
+
+/** Line-and-area chart of one performance series with a crosshair tooltip (pointer and arrow keys). */
+export function PerformanceChart({ points, type, currency, startDate }: PerformanceChartProps) {
+  const { parentRef, width } = useParentSize({ debounceTime: 50 });
+  const gradientId = useId().replace(/:/g, '');
+  const [active, setActive] = useState<number | null>(null);
+  const percent = isPercentChart(type);
+  const height = width < 600 ? 240 : 320;
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = height - MARGIN.top - MARGIN.bottom;
+  const format = (value: number) => (percent ? formatPercent(value) : formatMoney(value, currency));
+
+  const { x, y } = useMemo(() => {
+    const times = points.map((p) => p.timestamp * 1000);
+    const values = points.map((p) => p.value);
+    const minT = Math.min(...times);
+    const maxT = Math.max(...times);
+    let minV = Math.min(...values);
+    let maxV = Math.max(...values);
+    if (minV === maxV) {
+      minV -= Math.abs(minV) * 0.05 || 1;
+      maxV += Math.abs(maxV) * 0.05 || 1;
+    }
+    return {
+      x: scaleTime({ domain: [new Date(minT), new Date(maxT === minT ? maxT + 86_400_000 : maxT)], range: [0, innerWidth] }),
+      y: scaleLinear({ domain: [minV, maxV], range: [innerHeight, 0], nice: true }),
+    };
+  }, [points, innerWidth, innerHeight]);
+
+  const xOf = (p: ChartPoint) => x(new Date(p.timestamp * 1000));
+  const yOf = (p: ChartPoint) => y(p.value);
+  const first = points[0];
+  const last = points.at(-1);
+  const activePoint = active === null ? undefined : points[active];
+
+  const onPointerMove = (event: PointerEvent<SVGRectElement>) => {
+    const at = localPoint(event);
+    if (at === null) return;
+    const time = x.invert(at.x - MARGIN.left).getTime() / 1000;
+    setActive(nearestIndex(points, time));
+  };
+  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
+    if (points.length === 0) return;
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (event.key === 'Home') setActive(0);
+    else if (event.key === 'End') setActive(points.length - 1);
+    else if (step !== 0) setActive((i) => Math.min(points.length - 1, Math.max(0, (i ?? (step > 0 ? -1 : points.length)) + step)));
+    else return;
+    event.preventDefault();
+  };
+
+  const tooltipLeft = activePoint ? MARGIN.left + xOf(activePoint) : 0;
+  const tooltipTop = activePoint ? MARGIN.top + yOf(activePoint) : 0;
+  const summary =
+    first && last
+      ? `${type} chart, ${points.length} points from ${formatDateFr(first.timestamp)} (${format(first.value)}) to ${formatDateFr(last.timestamp)} (${format(last.value)})`
+      : `${type} chart`;
+
+  return (
+    <div
+      ref={parentRef}
+      className="performance-chart"
+      data-testid="performance-chart"
+      data-chart-type={type}
+      data-points={points.length}
+      data-first={first?.value ?? ''}
+      data-last={last?.value ?? ''}
+      data-first-ts={first?.timestamp ?? ''}
+      data-last-ts={last?.timestamp ?? ''}
+      data-start-date={startDate ?? ''}
+    >
+      {width > 0 ? (
+        <svg
+          width={width}
+          height={height}
+          role="img"
+          aria-label={summary}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          onBlur={() => setActive(null)}
+        >
+          <LinearGradient id={gradientId} from="var(--accent)" to="var(--accent)" fromOpacity={0.28} toOpacity={0.02} />
+          <Group left={MARGIN.left} top={MARGIN.top}>
+            <GridRows scale={y} width={innerWidth} numTicks={5} stroke="var(--border)" strokeDasharray="3 3" />
+            <AreaClosed
+              data={points as ChartPoint[]}
+              x={xOf}
+              y={yOf}
+              yScale={y}
+              fill={`url(#${gradientId})`}
+            />
+            <LinePath data={points as ChartPoint[]} x={xOf} y={yOf} stroke="var(--accent)" strokeWidth={2} />
+            <AxisLeft
+              scale={y}
+              numTicks={5}
+              stroke="var(--border)"
+              tickStroke="var(--border)"
+              tickFormat={(v) => axisValue(Number(v), percent)}
+              tickLabelProps={{ fill: 'var(--muted)', fontSize: 11, textAnchor: 'end', dx: -4, dy: '0.33em' }}
+            />
+            <AxisBottom
+              top={innerHeight}
+              scale={x}
+              numTicks={width < 500 ? 3 : 6}
+              stroke="var(--border)"
+              tickStroke="var(--border)"
+              tickFormat={(v) => formatAxisDate((v instanceof Date ? v.getTime() : Number(v)) / 1000)}
+              tickLabelProps={{ fill: 'var(--muted)', fontSize: 11, textAnchor: 'middle' }}
+            />
+            {activePoint ? (
+              <g pointerEvents="none">
+                <Line from={{ x: xOf(activePoint), y: 0 }} to={{ x: xOf(activePoint), y: innerHeight }} stroke="var(--muted)" strokeDasharray="4 3" />
+                <Line from={{ x: 0, y: yOf(activePoint) }} to={{ x: innerWidth, y: yOf(activePoint) }} stroke="var(--muted)" strokeDasharray="4 3" />
+                <circle cx={xOf(activePoint)} cy={yOf(activePoint)} r={4.5} fill="var(--accent)" stroke="var(--surface)" strokeWidth={2} />
+              </g>
+            ) : null}
+            <rect
+              width={innerWidth}
+              height={innerHeight}
+              fill="transparent"
+              onPointerMove={onPointerMove}
+              onPointerDown={onPointerMove}
+              onPointerLeave={() => setActive(null)}
+            />
+          </Group>
+        </svg>
+      ) : null}
+      {activePoint ? (
+        <div
+          className="performance-tooltip"
+          role="status"
+          style={{
+            left: Math.min(Math.max(tooltipLeft, 70), Math.max(70, width - 70)),
+            // Above the point, or below it when there is no room, so it never hides the point.
+            top: tooltipTop - 60 >= 0 ? tooltipTop - 60 : tooltipTop + 14,
+          }}
+        >
+          <span className="performance-tooltip-date">{formatDateFr(activePoint.timestamp)}</span>
+          <strong>{format(activePoint.value)}</strong>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  CHART_TYPES,
+  DEFAULT_CHART_TYPE,
+  DEFAULT_PERIOD,
+  PERIOD_OPTIONS,
+  periodStart,
+  type ChartType,
+  type Period,
+} from '#shared/domain/constants.ts';
+import { dealQueries } from '#client/api/queries/deals.ts';
+import { Dropdown } from '#client/ui/dropdown.tsx';
+import { SectionPanel } from '#client/ui/section-panel.tsx';
+import { SegmentedControl } from '#client/ui/segmented-control.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { chartPoints, hasNoChartData } from '../chart-series.ts';
+import { PerformanceChart } from './performance-chart.tsx';
+
+export const CHART_MESSAGES = {
+  loading: 'Loading chart data...',
+  noData: 'No data available for the chart.',
+  error: 'Error loading chart data',
+  noDataForType: 'No data available for this chart type',
+} as const;
+
+/** Performance of one account (SPEC §2): period Last Month / Last 3 Months / All Time, four chart types. */
+export function PerformancePanel({ accountId, currency }: { accountId: string; currency: string }) {
+  // start_date is fixed when the period is chosen (and when the panel mounts for an account), so the
+  // query key stays the same between renders.
+  const [{ period, startDate }, setRange] = useState(() => ({
+    period: DEFAULT_PERIOD,
+    startDate: periodStart(DEFAULT_PERIOD, Date.now()),
+  }));
+  const setPeriod = (next: Period) => setRange({ period: next, startDate: periodStart(next, Date.now()) });
+  const [type, setType] = useState<ChartType>(DEFAULT_CHART_TYPE);
+  const query = useQuery(dealQueries.historical({ account: accountId, filterRebalancing: true, startDate }));
+
+  let body;
+  if (query.isPending) body = <LoadingState>{CHART_MESSAGES.loading}</LoadingState>;
+  else if (query.isError) body = <ErrorState onRetry={() => void query.refetch()}>{CHART_MESSAGES.error}</ErrorState>;
+  else if (hasNoChartData(query.data)) body = <EmptyState>{CHART_MESSAGES.noData}</EmptyState>;
+  else {
+    const points = chartPoints(query.data, type) ?? [];
+    body =
+      points.length === 0 ? (
+        <EmptyState>{CHART_MESSAGES.noDataForType}</EmptyState>
+      ) : (
+        <PerformanceChart points={points} type={type} currency={query.data.dealsStats[0]?.currency ?? currency} startDate={startDate} />
+      );
+  }
+
+  return (
+    <SectionPanel
+      title="Performance"
+      className="performance-panel"
+      actions={
+        <Dropdown
+          label="Period"
+          options={PERIOD_OPTIONS}
+          value={period}
+          onChange={setPeriod}
+          align="right"
+          className="performance-period"
+        />
+      }
+    >
+      <SegmentedControl label="Chart type" options={CHART_TYPES} value={type} onChange={setType} block className="performance-types" />
+      <div className="performance-body">{body}</div>
+    </SectionPanel>
+  );
+}
