@@ -1,12 +1,288 @@
+import { lazy, Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '#shared/domain/permissions.ts';
+import { ALL_PORTFOLIOS } from '#shared/domain/portfolios.ts';
+import {
+  aggregateRebates,
+  aggregatesForMonth,
+  DEFAULT_REBATE_SORT,
+  rebateMonths,
+  summariseByCurrency,
+  type RebateAggregate,
+  type RebateCurrencySummary,
+  type RebateGroupBy,
+} from '#shared/domain/rebate-rules.ts';
+import { monthLabel } from '#shared/domain/reports.ts';
+import { sortRows, type SortState } from '#shared/domain/sorting.ts';
+import { formatDateFr } from '#shared/format/dates.ts';
+import { formatRebateMoney } from '#shared/format/money.ts';
+import { formatPercent } from '#shared/format/numbers.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
+import { rebateQueries } from '#client/api/queries/rebates.ts';
+import { rebatesReport } from '#client/pdf/rebates-report.ts';
+import { ReportButton } from '#client/pdf/report-button.tsx';
 import { AccessDenied } from '#client/ui/access-denied.tsx';
+import { BrokerIcon } from '#client/ui/broker-icon.tsx';
+import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { Dropdown } from '#client/ui/dropdown.tsx';
+import { Modal } from '#client/ui/modal.tsx';
 import { PageTitle } from '#client/ui/page-title.tsx';
+import { SegmentedControl } from '#client/ui/segmented-control.tsx';
+import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { SortSelect } from '#client/ui/sort-select.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { useIsWide } from '#client/ui/use-media-query.ts';
+import './rebates.css';
+
+// visx only loads when the analysis is opened.
+const RebatesAnalysisChart = lazy(() =>
+  import('./rebates-analysis-chart.tsx').then((m) => ({ default: m.RebatesAnalysisChart })),
+);
+
+const ALL_MONTHS = 'all';
+type RebateColumnKey = keyof Pick<
+  RebateAggregate,
+  'brokerName' | 'name' | 'balance' | 'totalRebate' | 'rebatePercentage' | 'totalProfitSharing' | 'currency'
+>;
+
+const MESSAGES = { loading: 'Loading rebate data...', empty: 'No rebate data found.' };
+
+const GROUPINGS = [
+  { value: 'account' as const, label: 'Account' },
+  { value: 'broker' as const, label: 'Broker' },
+];
+
+function rowKey(row: RebateAggregate): string {
+  return `${row.brokerName}\u0000${row.name}\u0000${row.currency}`;
+}
+
+function SummaryCards({ summary }: { summary: readonly RebateCurrencySummary[] }) {
+  return (
+    <ul className="rebates-summary" aria-label="Summary by currency">
+      {summary.map((s) => (
+        <li key={s.currency} className="rebates-summary-card" data-currency={s.currency}>
+          <div className="rebates-summary-currency">{s.currency}</div>
+          <dl className="rebates-summary-figures">
+            <div>
+              <dt>Balance</dt>
+              <dd data-figure="balance">{formatRebateMoney(s.balance, s.currency)}</dd>
+            </div>
+            <div>
+              <dt>Rebates</dt>
+              <dd data-figure="rebates">{formatRebateMoney(s.totalRebate, s.currency)}</dd>
+            </div>
+            <div>
+              <dt>Overall % Rebate</dt>
+              <dd data-figure="percent">{formatPercent(s.rebatePercentage)}</dd>
+            </div>
+            <div>
+              <dt>Profit Sharing</dt>
+              <dd data-figure="profit-sharing">{formatRebateMoney(s.totalProfitSharing, s.currency)}</dd>
+            </div>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RebatesContent() {
+  const { portfolio, setPortfolio } = usePortfolio();
+  const wide = useIsWide();
+  const [groupBy, setGroupBy] = useState<RebateGroupBy>('account');
+  const [monthChoice, setMonthChoice] = useState<string>(ALL_MONTHS);
+  const [sort, setSort] = useState<SortState<RebateColumnKey>>(DEFAULT_REBATE_SORT as SortState<RebateColumnKey>);
+  const [analysisOpen, setAnalysisOpen] = useState(false);
+  const isAll = portfolio === ALL_PORTFOLIOS;
+
+  const query = useQuery(rebateQueries.list({ portfolio, groupBy }));
+  const aggregates = query.data ? aggregateRebates(query.data, groupBy) : [];
+  const months = rebateMonths(aggregates);
+  // A month missing from this portfolio's data falls back to All Months.
+  const month = monthChoice !== ALL_MONTHS && months.includes(monthChoice) ? monthChoice : null;
+  const visible = aggregatesForMonth(aggregates, month);
+  const summary = summariseByCurrency(visible);
+  const byAccount = groupBy === 'account';
+
+  const columns: TableColumn<RebateAggregate, RebateColumnKey>[] = [
+    ...(byAccount
+      ? [
+          {
+            key: 'brokerName' as const,
+            header: 'Broker',
+            render: (row: RebateAggregate) => (
+              <span className="rebates-broker">
+                <BrokerIcon broker={row.brokerName} size={22} />
+                <span>{row.brokerName}</span>
+              </span>
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'name',
+      header: byAccount ? 'Account' : 'Broker',
+      render: (row) =>
+        byAccount ? (
+          row.name
+        ) : (
+          <span className="rebates-broker">
+            <BrokerIcon broker={row.name} size={22} />
+            <span className="rebates-name">{row.name}</span>
+          </span>
+        ),
+    },
+    { key: 'balance', header: 'Balance', align: 'right', render: (row) => formatRebateMoney(row.balance, row.currency) },
+    {
+      key: 'totalRebate',
+      header: 'Total Rebate',
+      align: 'right',
+      render: (row) => formatRebateMoney(row.totalRebate, row.currency),
+    },
+    { key: 'rebatePercentage', header: '% Rebate', align: 'right', render: (row) => formatPercent(row.rebatePercentage) },
+    {
+      key: 'totalProfitSharing',
+      header: 'Profit Sharing',
+      align: 'right',
+      render: (row) => formatRebateMoney(row.totalProfitSharing, row.currency),
+    },
+    { key: 'currency', header: 'Currency', render: (row) => row.currency },
+  ];
+  const sortedRows = sortRows(visible, sort);
+
+  const onGroupByChange = (next: RebateGroupBy) => {
+    setGroupBy(next);
+    // SPEC §4: the default sort comes back when the grouping changes.
+    setSort(DEFAULT_REBATE_SORT as SortState<RebateColumnKey>);
+  };
+
+  const buildReport = (nowMs: number) =>
+    rebatesReport({
+      portfolio,
+      grouping: groupBy,
+      month,
+      rows: sortedRows,
+      summary,
+      note: `Generated ${formatDateFr(nowMs / 1000)}${
+        query.dataUpdatedAt ? `, data from ${formatDateFr(query.dataUpdatedAt / 1000)}` : ''
+      }`,
+    });
+
+  let body;
+  if (query.isPending) body = <LoadingState>{MESSAGES.loading}</LoadingState>;
+  else if (query.isError && !query.data)
+    body = <ErrorState onRetry={() => void query.refetch()}>{query.error.message}</ErrorState>;
+  else if (visible.length === 0) body = <EmptyState>{MESSAGES.empty}</EmptyState>;
+  else
+    body = (
+      <>
+        <section className="rebates-section" aria-labelledby="rebates-summary-title">
+          <h2 id="rebates-summary-title" className="rebates-section-title">
+            Summary, {month === null ? 'All Months' : monthLabel(month)}
+          </h2>
+          <SummaryCards summary={summary} />
+        </section>
+        <section className="rebates-section" aria-labelledby="rebates-table-title">
+          <div className="rebates-section-head">
+            <h2 id="rebates-table-title" className="rebates-section-title">
+              {byAccount ? 'Rebates by account' : 'Rebates by broker'}
+            </h2>
+            {!wide && sortedRows.length > 1 ? (
+              <SortSelect
+                options={columns.map((c) => ({ key: c.key, label: typeof c.header === 'string' ? c.header : c.key }))}
+                sort={sort}
+                onChange={setSort}
+              />
+            ) : null}
+          </div>
+          {wide ? (
+            <SortableTable
+              label="Rebates"
+              columns={columns}
+              rows={sortedRows}
+              rowKey={rowKey}
+              sort={sort}
+              onSortChange={setSort}
+              emptyText={MESSAGES.empty}
+              className="rebates-table"
+            />
+          ) : (
+            <CardList
+              label="Rebates"
+              items={sortedRows}
+              itemKey={rowKey}
+              title={(row) => (
+                <span className="rebates-card-title">
+                  <BrokerIcon broker={row.brokerName} size={22} />
+                  <span>
+                    <span className="rebates-name">{row.name}</span>
+                    {byAccount ? ` · ${row.brokerName}` : null}
+                  </span>
+                </span>
+              )}
+              fields={columnsToFields(columns.filter((c) => c.key !== 'brokerName' && c.key !== 'name'))}
+              emptyText={MESSAGES.empty}
+              className="rebates-cards"
+            />
+          )}
+        </section>
+      </>
+    );
+
+  return (
+    <div className="rebates-page">
+      <PageTitle>{`Rebates - ${portfolio}`}</PageTitle>
+      <div className="rebates-toolbar">
+        <button
+          type="button"
+          className="button"
+          aria-pressed={isAll}
+          onClick={() => setPortfolio(ALL_PORTFOLIOS)}
+        >
+          All Portfolios
+        </button>
+        <div className="rebates-field">
+          <span className="ui-dropdown-label" aria-hidden="true">
+            Group by
+          </span>
+          <SegmentedControl label="Group by" options={GROUPINGS} value={groupBy} onChange={onGroupByChange} />
+        </div>
+        <Dropdown
+          label="Month"
+          showLabel
+          className="rebates-month"
+          options={[
+            { value: ALL_MONTHS, label: 'All Months' },
+            ...months.map((m) => ({ value: m, label: monthLabel(m) })),
+          ]}
+          value={month ?? ALL_MONTHS}
+          onChange={setMonthChoice}
+          maxHeight={400}
+        />
+        <div className="rebates-toolbar-end">
+          {isAll ? (
+            <button type="button" className="button" onClick={() => setAnalysisOpen(true)}>
+              Show Analysis
+            </button>
+          ) : null}
+          <ReportButton build={buildReport} disabled={sortedRows.length === 0} />
+        </div>
+      </div>
+      {body}
+      {isAll ? (
+        <Modal open={analysisOpen} onClose={() => setAnalysisOpen(false)} title="Rebates Analysis" className="rebates-modal">
+          <Suspense fallback={<LoadingState>{MESSAGES.loading}</LoadingState>}>
+            <RebatesAnalysisChart />
+          </Suspense>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}
 
 export function RebatesPage() {
   const session = useSession();
-  const { portfolio } = usePortfolio();
   if (!hasPermission(session?.restrictions, 'read_rebate')) return <AccessDenied />;
-  return <PageTitle>{`Rebates - ${portfolio}`}</PageTitle>;
+  return <RebatesContent />;
 }

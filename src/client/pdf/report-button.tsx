@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import './report-button.css';
+import type { TableReport } from './table-report.ts';
+
+export interface ReportButtonProps {
+  /** Builds the report from the data on screen when the button is pressed, at time `nowMs`. */
+  build: (nowMs: number) => TableReport;
+  /** SPEC §2: disabled when there are no rows. */
+  disabled: boolean;
+  label?: string;
+}
+
+/** 'Download PDF': loads the PDF library on demand, builds the report and downloads it. */
+export function ReportButton({ build, disabled, label = 'Download PDF' }: ReportButtonProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const onClick = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { downloadTableReport } = await import('./table-report.ts');
+      await downloadTableReport(build(Date.now()));
+    } catch {
+      setError('The PDF report could not be created. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="report-button">
+      <button type="button" className="button primary" disabled={disabled || busy} onClick={() => void onClick()}>
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          <path
+            d="M12 4v11m0 0l-4-4m4 4l4-4M5 19h14"
+            stroke="currentColor"
+            strokeWidth="2"
+            fill="none"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+        {busy ? 'Preparing PDF...' : label}
+      </button>
+      {error === null ? null : (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

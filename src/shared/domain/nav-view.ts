@@ -1,0 +1,129 @@
+/**
+ * The rows and per-currency summary of the NAV page (SPEC §2, §5), built from the real-time
+ * accounts or the historical end-of-day rows. Real-time rows carry a live P/L (equity − balance)
+ * and a last_update for the freshness dot; historical rows carry neither.
+ */
+import { compareValues } from './sorting.ts';
+import {
+  defaultNavSort,
+  filterHistoricalNav,
+  filterRealtimeNav,
+  navRowId,
+  navRowInPortfolio,
+} from './nav-rules.ts';
+
+export interface NavViewRow {
+  id: string;
+  broker_name: string;
+  account_name: string;
+  account: string;
+  currency: string;
+  balance: number;
+  equity: number;
+  /** Live P/L, real-time only. */
+  pnl: number | null;
+  /** Epoch seconds of the account's last update, real-time only. */
+  last_update: number | null;
+}
+
+export interface NavCurrencySummary {
+  currency: string;
+  balance: number;
+  equity: number;
+  /** Sum of the live P/L, null for historical rows. */
+  pnl: number | null;
+  accounts: number;
+}
+
+interface RealtimeAccount {
+  account_id: string;
+  account: string;
+  account_name: string;
+  broker_name: string;
+  teiko_category: string;
+  balance: number;
+  equity: number;
+  pnl: number;
+  currency: string;
+  account_currency: string;
+  last_update: number;
+}
+
+interface HistoricalRow {
+  account_id: string;
+  date_id: string;
+  date_day: number;
+  account: string;
+  account_name: string;
+  broker_name: string;
+  teiko_category: string;
+  balance: number;
+  equity: number;
+  currency: string;
+  account_currency: string;
+}
+
+const currencyOf = (row: { account_currency: string; currency: string }) => row.account_currency || row.currency;
+
+/** Real-time NAV rows of a portfolio: zero balances hidden, SPEC §5 membership, broker then account name. */
+export function realtimeNavRows(accounts: readonly RealtimeAccount[], portfolio: string): NavViewRow[] {
+  return filterRealtimeNav(accounts)
+    .filter((row) => navRowInPortfolio(row, portfolio))
+    .map((row) => ({
+      id: row.account_id,
+      broker_name: row.broker_name,
+      account_name: row.account_name,
+      account: row.account,
+      currency: currencyOf(row),
+      balance: row.balance,
+      equity: row.equity,
+      pnl: row.pnl,
+      last_update: row.last_update,
+    }))
+    .sort(defaultNavSort);
+}
+
+/** End-of-day NAV rows of a portfolio for one month key and day (SPEC §5), broker then account name. */
+export function historicalNavRows(
+  rows: readonly HistoricalRow[],
+  portfolio: string,
+  monthKey: string,
+  day: number,
+): NavViewRow[] {
+  return filterHistoricalNav(rows, monthKey, day)
+    .filter((row) => navRowInPortfolio(row, portfolio))
+    .map((row) => ({
+      id: navRowId(row.account_id, row.date_id, row.date_day),
+      broker_name: row.broker_name,
+      account_name: row.account_name,
+      account: row.account,
+      currency: currencyOf(row),
+      balance: row.balance,
+      equity: row.equity,
+      pnl: null,
+      last_update: null,
+    }))
+    .sort(defaultNavSort);
+}
+
+const finite = (x: number) => (Number.isFinite(x) ? x : 0);
+
+/** Summary cards per account currency: summed balance, equity and (real-time) live P/L; by currency code. */
+export function summariseNavByCurrency(rows: readonly NavViewRow[]): NavCurrencySummary[] {
+  const byCurrency = new Map<string, NavCurrencySummary>();
+  for (const row of rows) {
+    const summary = byCurrency.get(row.currency) ?? {
+      currency: row.currency,
+      balance: 0,
+      equity: 0,
+      pnl: null,
+      accounts: 0,
+    };
+    summary.balance += finite(row.balance);
+    summary.equity += finite(row.equity);
+    if (row.pnl !== null) summary.pnl = (summary.pnl ?? 0) + finite(row.pnl);
+    summary.accounts += 1;
+    byCurrency.set(row.currency, summary);
+  }
+  return [...byCurrency.values()].sort((a, b) => compareValues(a.currency, b.currency));
+}
