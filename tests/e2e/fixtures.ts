@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 export const USERS = {
@@ -20,4 +23,27 @@ export async function signIn(page: Page, who: DemoUser): Promise<void> {
 export async function openMenu(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: 'Menu' });
   if (await toggle.isVisible()) await toggle.click();
+}
+
+/**
+ * The phone and desktop runs share one server: a test that changes what the other reads (the bridge
+ * switch, the open positions of a portfolio) takes turns with it through a directory lock.
+ */
+export async function withSharedStateLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const lock = path.join(os.tmpdir(), `copy-monitor-e2e-${name}-${path.basename(process.env.E2E_DATA_DIR ?? 'default')}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await fs.mkdir(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${name} lock not released`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await fs.rmdir(lock);
+  }
 }

@@ -2,30 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { openMenu, signIn, USERS, type DemoUser } from './fixtures.ts';
+import { openMenu, signIn, USERS, withSharedStateLock, type DemoUser } from './fixtures.ts';
 
 // These tests are about the service worker: let it run (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
-
-/** The bridge is one switch for the whole server: the phone and desktop runs take turns with it. */
-async function withBridgeLock<T>(work: () => Promise<T>): Promise<T> {
-  const lock = path.join(os.tmpdir(), `copy-monitor-e2e-bridge-${path.basename(process.env.E2E_DATA_DIR ?? 'default')}`);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await fs.mkdir(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error('bridge lock not released');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await fs.rmdir(lock);
-  }
-}
 
 async function apiKey(request: APIRequestContext, who: DemoUser): Promise<string> {
   const response = await request.post('/api/login', { data: USERS[who] });
@@ -49,7 +29,7 @@ test('the bridge toggle flips as admin, reads Updating... while pending, and rev
   const toggle = page.getByRole('switch', { name: 'Bridge' });
   await expect(toggle).toBeEnabled();
 
-  await withBridgeLock(async () => {
+  await withSharedStateLock('bridge', async () => {
     await page.reload();
     await expect(toggle).toBeEnabled();
     const before = await bridgeRunning(page.request, key);

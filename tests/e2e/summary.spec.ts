@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn, type DemoUser } from './fixtures.ts';
+import { signIn, withSharedStateLock, type DemoUser } from './fixtures.ts';
 
 // The demo market ticks once a second and live feeds send at most one snapshot a second
 // (src/server/config.ts), so polls below wait a few seconds for real changes, never a fixed sleep.
@@ -41,13 +41,6 @@ test('every panel shows live data that changes over time', async ({ page, isMobi
   await expect(toggle).toBeChecked();
   const accountsShown = () => rowsOf(fx).evaluateAll((rows) => rows.map((r) => (r.getAttribute('data-position') ?? '').split('|')[0]));
   expect((await accountsShown()).every((name) => name?.includes('Master'))).toBe(true);
-  await toggle.click({ force: true });
-  await expect
-    .poll(async () => {
-      const names = await accountsShown();
-      return names.length > 0 && names.every((name) => !name?.includes('Master'));
-    }, { timeout: 20_000 })
-    .toBe(true);
 
   // The P/L of the live rows moves with the market.
   const before = await fx.innerText();
@@ -86,6 +79,22 @@ test('every panel shows live data that changes over time', async ({ page, isMobi
   }
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+
+  // Master only off shows only the followers' copies. Other tests close Global FX positions and stop
+  // the bridge for a moment (a master's trades meanwhile are not copied), which can leave Global FX
+  // without any copy; this part reads the Consolidated Portfolio, whose Consolidated FX Master's
+  // followers no test closes.
+  await page.goto('/');
+  await expect(rowsOf(fx).first()).toBeVisible();
+  await expect(toggle).toBeChecked();
+  expect((await accountsShown()).every((name) => name?.includes('Master'))).toBe(true);
+  await toggle.click({ force: true });
+  await expect
+    .poll(async () => {
+      const names = await accountsShown();
+      return names.length > 0 && names.every((name) => !name?.includes('Master'));
+    }, { timeout: 20_000 })
+    .toBe(true);
 });
 
 test('the grid marks the best and the worst price of Buy and Sell rows', async ({ page }) => {
@@ -116,51 +125,54 @@ test('the grid marks the best and the worst price of Buy and Sell rows', async (
 });
 
 test('an admin edits TP/SL and closes a position: both reach the server and show in the next snapshot', async ({ page, isMobile }) => {
-  await openHome(page, 'admin', 'Global FX');
-  const fx = fxPanel(page);
-  const row = rowsOf(fx).first();
-  await expect(row).toBeVisible();
-  const id = (await row.getAttribute('data-position')) ?? '';
-  const [account, symbol, type] = id.split('|') as [string, string, 'Buy' | 'Sell'];
-  const target = fx.locator(`[data-position="${id}"]`);
-  const entry = Number(await target.getAttribute('data-entry'));
-  expect(entry).toBeGreaterThan(0);
-  // 5 % away from the entry: far beyond an hour's move, so neither level closes the position meanwhile.
-  const tp = price5(type === 'Buy' ? entry * 1.05 : entry * 0.95);
-  const sl = price5(type === 'Buy' ? entry * 0.95 : entry * 1.05);
+  // The other run closes Global FX positions too: take turns, or both may pick the same position.
+  await withSharedStateLock('global-fx-positions', async () => {
+    await openHome(page, 'admin', 'Global FX');
+    const fx = fxPanel(page);
+    const row = rowsOf(fx).first();
+    await expect(row).toBeVisible();
+    const id = (await row.getAttribute('data-position')) ?? '';
+    const [account, symbol, type] = id.split('|') as [string, string, 'Buy' | 'Sell'];
+    const target = fx.locator(`[data-position="${id}"]`);
+    const entry = Number(await target.getAttribute('data-entry'));
+    expect(entry).toBeGreaterThan(0);
+    // 5 % away from the entry: far beyond an hour's move, so neither level closes the position meanwhile.
+    const tp = price5(type === 'Buy' ? entry * 1.05 : entry * 0.95);
+    const sl = price5(type === 'Buy' ? entry * 0.95 : entry * 1.05);
 
-  const reveal = async () => {
-    if (!isMobile) return;
-    await expect(target.getByRole('button', { name: /^Edit / })).toBeHidden();
-    await swipeLeft(page, target.locator('.summary-swipe-front'));
-    await expect(target.getByRole('button', { name: /^Edit / })).toBeVisible();
-    await expect(target.getByRole('button', { name: /^Close / })).toBeVisible();
-  };
+    const reveal = async () => {
+      if (!isMobile) return;
+      await expect(target.getByRole('button', { name: /^Edit / })).toBeHidden();
+      await swipeLeft(page, target.locator('.summary-swipe-front'));
+      await expect(target.getByRole('button', { name: /^Edit / })).toBeVisible();
+      await expect(target.getByRole('button', { name: /^Close / })).toBeVisible();
+    };
 
-  await reveal();
-  await target.getByRole('button', { name: `Edit ${symbol} ${type} of ${account}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Edit Position' });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByText('MAE/MFE suggestions')).toBeVisible();
-  // Nothing is sent while one of the two does not parse.
-  await dialog.getByLabel('Take profit (TP)').fill('');
-  await dialog.getByLabel('Stop loss (SL)').fill(sl);
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel('Take profit (TP)').fill(tp);
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: `Take profit ${Number(tp)} and stop loss ${Number(sl)} set on` })).toBeVisible();
-  await expect(target.locator('[data-cell="tp"]')).toContainText(tp);
-  await expect(target.locator('[data-cell="sl"]')).toContainText(sl);
+    await reveal();
+    await target.getByRole('button', { name: `Edit ${symbol} ${type} of ${account}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Position' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText('MAE/MFE suggestions')).toBeVisible();
+    // Nothing is sent while one of the two does not parse.
+    await dialog.getByLabel('Take profit (TP)').fill('');
+    await dialog.getByLabel('Stop loss (SL)').fill(sl);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel('Take profit (TP)').fill(tp);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: `Take profit ${Number(tp)} and stop loss ${Number(sl)} set on` })).toBeVisible();
+    await expect(target.locator('[data-cell="tp"]')).toContainText(tp);
+    await expect(target.locator('[data-cell="sl"]')).toContainText(sl);
 
-  // On a phone the card stays open after the edit (focus came back to its Edit button).
-  await target.getByRole('button', { name: `Close ${symbol} ${type} of ${account}` }).click();
-  const confirm = page.getByRole('dialog', { name: 'Close Position' });
-  await confirm.getByRole('button', { name: 'Confirm close' }).click();
-  await expect(confirm).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: /Close request sent: \d+ positions? of/ })).toBeVisible();
-  await expect(target).toHaveCount(0);
+    // On a phone the card stays open after the edit (focus came back to its Edit button).
+    await target.getByRole('button', { name: `Close ${symbol} ${type} of ${account}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Close Position' });
+    await confirm.getByRole('button', { name: 'Confirm close' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: /Close request sent: \d+ positions? of/ })).toBeVisible();
+    await expect(target).toHaveCount(0);
+  });
 });
 
 test('an investor reads every panel but has no write controls, and the server refuses his writes', async ({ page, isMobile }) => {
@@ -222,16 +234,19 @@ test('column headers explain themselves after 700 ms and panels expand to full s
   const height = await menu.evaluate((el) => el.getBoundingClientRect().height);
   expect(height).toBeLessThanOrEqual(400);
 
-  // A change is sent at once; toggling twice leaves the rule as it was.
+  // A change is sent at once; toggling twice leaves the rule as it was. The other run toggles the same
+  // rule: take turns.
   const box = menu.getByRole('checkbox').first();
-  const wasChecked = await box.isChecked();
   const pair = (await box.locator('xpath=..').innerText()).split(/\s/)[0] ?? '';
-  for (const expected of [!wasChecked, wasChecked]) {
-    const sent = page.waitForRequest((r) => r.url().endsWith('/api/copy-rules/allowed-pairs') && r.method() === 'POST');
-    await box.click();
-    const body = (await sent).postDataJSON() as { new_allowed_pairs: string[] };
-    expect(body.new_allowed_pairs.includes(pair)).toBe(expected);
-    await expect(box).toBeEnabled();
-    await expect(box).toBeChecked({ checked: expected });
-  }
+  await withSharedStateLock('pairs', async () => {
+    const wasChecked = await box.isChecked();
+    for (const expected of [!wasChecked, wasChecked]) {
+      const sent = page.waitForRequest((r) => r.url().endsWith('/api/copy-rules/allowed-pairs') && r.method() === 'POST');
+      await box.click();
+      const body = (await sent).postDataJSON() as { new_allowed_pairs: string[] };
+      expect(body.new_allowed_pairs.includes(pair)).toBe(expected);
+      await expect(box).toBeEnabled();
+      await expect(box).toBeChecked({ checked: expected });
+    }
+  });
 });
