@@ -5,6 +5,7 @@ import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumber } from '#shared/format/numbers.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
+import { pipSize } from '#shared/analytics/excursions.ts';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
 import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
 
@@ -14,10 +15,21 @@ export const NO_LIVE_POSITIONS = 'No live positions to display.';
 export const positionKey = (p: Pick<Position, 'account_name' | 'u_symbol' | 'type'>): string =>
   `${p.account_name}|${p.u_symbol}|${p.type}`;
 
-export function formatPips(value: number | null | undefined): string {
+function formatPips(value: number | null | undefined): string {
   const n = toFiniteNumber(value);
   if (n === null) return MISSING_VALUE;
   return `${numberFormat('fr-FR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n)} pips`;
+}
+
+/**
+ * A median excursion as a trader reads it: pips for forex; for a share, where a pip means nothing,
+ * the price distance it stands for (the feed counts pips of 0.0001 for every non-JPY symbol).
+ */
+export function formatExcursion(value: number | null | undefined, p: Pick<Position, 'category' | 'u_symbol'>): string {
+  if (p.category === 'Forex') return formatPips(value);
+  const n = toFiniteNumber(value);
+  if (n === null) return MISSING_VALUE;
+  return numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n * pipSize(p.u_symbol));
 }
 
 /** Column headers with their 700 ms tooltips (SPEC §2): a description and an example. */
@@ -36,11 +48,11 @@ export const COLUMN_HELP: Record<string, { label: string; help: TooltipContent }
   tp: { label: 'TP', help: { description: 'Take profit: the price at which the position closes to take its gain.', example: '1.08950' } },
   mae: {
     label: 'Median MAE',
-    help: { description: 'Median maximum adverse excursion of this symbol’s closed trades: how far they went against the entry.', example: '20,0 pips' },
+    help: { description: 'Median maximum adverse excursion of this symbol’s closed trades: how far they went against the entry (pips for forex, price for shares).', example: '20,0 pips · 1,35' },
   },
   mfe: {
     label: 'Median MFE',
-    help: { description: 'Median maximum favourable excursion of this symbol’s closed trades: how far they went in favour.', example: '45,0 pips' },
+    help: { description: 'Median maximum favourable excursion of this symbol’s closed trades: how far they went in favour (pips for forex, price for shares).', example: '45,0 pips · 2,10' },
   },
   action: { label: 'Action', help: { description: 'Edit take profit and stop loss, or close the position.', example: 'Edit · Close' } },
 };
@@ -141,8 +153,8 @@ const LiveRow = memo(
         <td className="ui-align-right" data-cell="tp">
           {formatPrice(p.tp)}
         </td>
-        <td className="ui-align-right">{formatPips(p.medianMae)}</td>
-        <td className="ui-align-right">{formatPips(p.medianMfe)}</td>
+        <td className="ui-align-right">{formatExcursion(p.medianMae, p)}</td>
+        <td className="ui-align-right">{formatExcursion(p.medianMfe, p)}</td>
         {canWrite ? (
           <td>
             <div className="summary-actions">
@@ -258,8 +270,8 @@ function CardBody({ p }: { p: Position }) {
         {field('BE', formatPrice(p.breakeven))}
         {field('SL', formatPrice(p.sl), 'sl')}
         {field('TP', formatPrice(p.tp), 'tp')}
-        {field('Median MAE', formatPips(p.medianMae))}
-        {field('Median MFE', formatPips(p.medianMfe))}
+        {field('Median MAE', formatExcursion(p.medianMae, p))}
+        {field('Median MFE', formatExcursion(p.medianMfe, p))}
       </dl>
     </>
   );

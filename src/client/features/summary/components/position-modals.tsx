@@ -10,7 +10,7 @@ import { statsQueries } from '#client/api/queries/stats.ts';
 import { CLOSE_FAILED, UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { useToast } from '#client/ui/toast.tsx';
-import { formatPips } from './live-positions.tsx';
+import { formatExcursion } from './live-positions.tsx';
 
 export const POSITION_NOT_FOUND = 'Error: Position not found. Please try again.';
 export const CLOSE_NOT_FOUND = 'Error: Position to close not found.';
@@ -119,7 +119,8 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
         <section className="summary-suggest" aria-label="MAE/MFE suggestions">
           <h3>MAE/MFE suggestions</h3>
           <p className="summary-sub">
-            Median MAE {formatPips(medianMae)} · median MFE {formatPips(medianMfe)} · pip {pip}
+            Median MAE {formatExcursion(medianMae, current)} · median MFE {formatExcursion(medianMfe, current)}
+            {current.category === 'Forex' ? ` · pip ${pip}` : null}
           </p>
           {suggestion ? (
             <div className="summary-suggest-row">
