@@ -73,7 +73,7 @@ async function expectSummary(page: Page, totals: ReturnType<typeof totalsByCurre
   const cards = page.getByRole('list', { name: 'Summary by currency' }).locator('> li');
   await expect(cards).toHaveCount(totals.size);
   for (const [currency, t] of totals) {
-    const card = page.locator(`.nav-summary > li[data-currency="${currency}"]`);
+    const card = page.locator(`.currency-summary > li[data-currency="${currency}"]`);
     await expect(card.locator('[data-figure="balance"]')).toHaveText(deMoney(t.balance, currency), { useInnerText: true });
     await expect(card.locator('[data-figure="equity"]')).toHaveText(deMoney(t.equity, currency), { useInnerText: true });
     if (realtime) await expect(card.locator('[data-figure="pnl"]')).toHaveText(deMoney(t.pnl, currency), { useInnerText: true });

@@ -100,9 +100,9 @@ async function expectScreen(page: Page, isMobile: boolean, rows: Expected[], byA
     }
   });
   const summary = summaryOf(rows);
-  await expect(page.locator('.rebates-summary > li')).toHaveCount(summary.size);
+  await expect(page.locator('.currency-summary > li')).toHaveCount(summary.size);
   for (const [currency, s] of summary) {
-    const card = page.locator(`.rebates-summary > li[data-currency="${currency}"]`);
+    const card = page.locator(`.currency-summary > li[data-currency="${currency}"]`);
     await expect(card.locator('[data-figure="balance"]')).toHaveText(rebateMoney(s.balance, currency));
     await expect(card.locator('[data-figure="rebates"]')).toHaveText(rebateMoney(s.total, currency));
     await expect(card.locator('[data-figure="percent"]')).toHaveText(percent(pctOf(s.total, s.balance)));

@@ -26,6 +26,8 @@ import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { SortSelect } from '#client/ui/sort-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import { CurrencySummary, type CurrencySummaryCard } from '#client/ui/currency-summary.tsx';
+import { toneOf } from '#client/ui/figure-list.tsx';
 import './nav.css';
 
 const REALTIME = 'realtime';
@@ -79,38 +81,16 @@ function moneyClass(value: number | null): string | undefined {
 
 function SummaryCards({ summary, realtime }: { summary: readonly NavCurrencySummary[]; realtime: boolean }) {
   if (summary.length === 0) return <EmptyState>{MESSAGES.noSummary}</EmptyState>;
-  return (
-    <ul className="nav-summary" aria-label="Summary by currency">
-      {summary.map((s) => (
-        <li key={s.currency} className="nav-summary-card" data-currency={s.currency}>
-          <div className="nav-summary-head">
-            <span className="nav-summary-currency">{s.currency}</span>
-            <span className="nav-summary-count">
-              {s.accounts} {s.accounts === 1 ? 'account' : 'accounts'}
-            </span>
-          </div>
-          <dl className="nav-summary-figures">
-            <div>
-              <dt>Balance</dt>
-              <dd data-figure="balance">{formatNavMoney(s.balance, s.currency)}</dd>
-            </div>
-            <div>
-              <dt>Equity</dt>
-              <dd data-figure="equity">{formatNavMoney(s.equity, s.currency)}</dd>
-            </div>
-            {realtime ? (
-              <div>
-                <dt>Live P/L</dt>
-                <dd data-figure="pnl" className={moneyClass(s.pnl)}>
-                  {formatNavMoney(s.pnl, s.currency)}
-                </dd>
-              </div>
-            ) : null}
-          </dl>
-        </li>
-      ))}
-    </ul>
-  );
+  const cards: CurrencySummaryCard[] = summary.map((s) => ({
+    currency: s.currency,
+    note: `${s.accounts} ${s.accounts === 1 ? 'account' : 'accounts'}`,
+    figures: [
+      { key: 'balance', label: 'Balance', value: formatNavMoney(s.balance, s.currency) },
+      { key: 'equity', label: 'Equity', value: formatNavMoney(s.equity, s.currency) },
+      ...(realtime ? [{ key: 'pnl', label: 'Live P/L', value: formatNavMoney(s.pnl, s.currency), tone: toneOf(s.pnl) }] : []),
+    ],
+  }));
+  return <CurrencySummary cards={cards} />;
 }
 
 export function NavPage() {

@@ -33,6 +33,7 @@ import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { SortSelect } from '#client/ui/sort-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import { CurrencySummary, type CurrencySummaryCard } from '#client/ui/currency-summary.tsx';
 import './rebates.css';
 
 // visx only loads when the analysis is opened.
@@ -58,33 +59,16 @@ function rowKey(row: RebateAggregate): string {
 }
 
 function SummaryCards({ summary }: { summary: readonly RebateCurrencySummary[] }) {
-  return (
-    <ul className="rebates-summary" aria-label="Summary by currency">
-      {summary.map((s) => (
-        <li key={s.currency} className="rebates-summary-card" data-currency={s.currency}>
-          <div className="rebates-summary-currency">{s.currency}</div>
-          <dl className="rebates-summary-figures">
-            <div>
-              <dt>Balance</dt>
-              <dd data-figure="balance">{formatRebateMoney(s.balance, s.currency)}</dd>
-            </div>
-            <div>
-              <dt>Rebates</dt>
-              <dd data-figure="rebates">{formatRebateMoney(s.totalRebate, s.currency)}</dd>
-            </div>
-            <div>
-              <dt>Overall % Rebate</dt>
-              <dd data-figure="percent">{formatPercent(s.rebatePercentage)}</dd>
-            </div>
-            <div>
-              <dt>Profit Sharing</dt>
-              <dd data-figure="profit-sharing">{formatRebateMoney(s.totalProfitSharing, s.currency)}</dd>
-            </div>
-          </dl>
-        </li>
-      ))}
-    </ul>
-  );
+  const cards: CurrencySummaryCard[] = summary.map((s) => ({
+    currency: s.currency,
+    figures: [
+      { key: 'balance', label: 'Balance', value: formatRebateMoney(s.balance, s.currency) },
+      { key: 'rebates', label: 'Rebates', value: formatRebateMoney(s.totalRebate, s.currency) },
+      { key: 'percent', label: 'Overall % Rebate', value: formatPercent(s.rebatePercentage) },
+      { key: 'profit-sharing', label: 'Profit Sharing', value: formatRebateMoney(s.totalProfitSharing, s.currency) },
+    ],
+  }));
+  return <CurrencySummary cards={cards} />;
 }
 
 function RebatesContent() {
