@@ -20,14 +20,14 @@ import { navReport } from '#client/pdf/nav-report.ts';
 import { ReportButton } from '#client/pdf/report-button.tsx';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { CurrencySummary, type CurrencySummaryCard } from '#client/ui/currency-summary.tsx';
 import { Dropdown, type DropdownOption } from '#client/ui/dropdown.tsx';
+import { toneOf } from '#client/ui/figure-list.tsx';
 import { PageTitle } from '#client/ui/page-title.tsx';
 import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { SortSelect } from '#client/ui/sort-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
-import { CurrencySummary, type CurrencySummaryCard } from '#client/ui/currency-summary.tsx';
-import { toneOf } from '#client/ui/figure-list.tsx';
 import './nav.css';
 
 const REALTIME = 'realtime';
@@ -75,8 +75,8 @@ function FreshnessDot({ lastUpdate, now }: { lastUpdate: number | null; now: num
 }
 
 function moneyClass(value: number | null): string | undefined {
-  if (value === null || value === 0) return undefined;
-  return value > 0 ? 'nav-positive' : 'nav-negative';
+  const tone = toneOf(value);
+  return tone ? `nav-${tone}` : undefined;
 }
 
 function SummaryCards({ summary, realtime }: { summary: readonly NavCurrencySummary[]; realtime: boolean }) {

@@ -25,6 +25,7 @@ import { ReportButton } from '#client/pdf/report-button.tsx';
 import { AccessDenied } from '#client/ui/access-denied.tsx';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { CurrencySummary, type CurrencySummaryCard } from '#client/ui/currency-summary.tsx';
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { Modal } from '#client/ui/modal.tsx';
 import { PageTitle } from '#client/ui/page-title.tsx';
@@ -33,7 +34,6 @@ import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { SortSelect } from '#client/ui/sort-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
-import { CurrencySummary, type CurrencySummaryCard } from '#client/ui/currency-summary.tsx';
 import './rebates.css';
 
 // visx only loads when the analysis is opened.
