@@ -67,7 +67,9 @@ test('every panel shows live data that changes over time', async ({ page, isMobi
   }
   await expect(infoPanel).toContainText('%');
 
-  // Stats, distribution, brokers and the grid all have data.
+  // Stats, distribution, brokers and the grid all have data. The stats load when their panel
+  // comes near the viewport, as a user scrolling down brings it.
+  await page.getByRole('region', { name: 'Account stats' }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('article', { name: 'Best trade' })).toBeVisible();
   await expect(page.getByRole('article', { name: 'Worst trade' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Distribution' }).locator('[data-amount="forex"]')).toContainText('€');

@@ -267,6 +267,13 @@ describe('live messages', () => {
     );
   });
 
+  it('ends a string at its closing quote even after an escaped backslash, and keeps clean text as is', () => {
+    const text = JSON.stringify({ path: 'C:\\', note: 'Infinity' }).replace('}', ',"x":NaN,"y":"-NaN"}');
+    expect(JSON.parse(replaceNonFiniteTokens(text))).toEqual({ path: 'C:\\', note: 'Infinity', x: null, y: '-NaN' });
+    const clean = '{"a":1.5,"b":"text"}';
+    expect(replaceNonFiniteTokens(clean)).toBe(clean);
+  });
+
   it('accepts a bare array of rows (broker mode) and ignores pongs and malformed messages', () => {
     expect(parseLiveMessage(JSON.stringify([position]))).toEqual({ positions: [position], timestamp: null });
     expect(parseLiveMessage('{"type":"pong"}')).toBeNull();

@@ -73,37 +73,13 @@ function assertNever(value: never): never {
 
 /** Replaces bare NaN, Infinity and -Infinity tokens (outside strings) with null so the text is JSON (SPEC §9). */
 export function replaceNonFiniteTokens(text: string): string {
-  let out = '';
-  let inString = false;
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i];
-    if (inString) {
-      out += ch;
-      if (ch === '\\') {
-        out += text[i + 1] ?? '';
-        i += 2;
-        continue;
-      }
-      if (ch === '"') inString = false;
-      i += 1;
-      continue;
-    }
-    if (ch === '"') {
-      inString = true;
-    } else {
-      const token = ['-Infinity', 'Infinity', 'NaN', '-NaN'].find((t) => text.startsWith(t, i));
-      if (token) {
-        out += 'null';
-        i += token.length;
-        continue;
-      }
-    }
-    out += ch;
-    i += 1;
-  }
-  return out;
+  // One native regex pass: a string literal (escapes included) is kept whole, a bare token outside
+  // strings becomes null. Most messages carry no such token and skip even that.
+  if (!MAY_HOLD_NON_FINITE.test(text)) return text;
+  return text.replace(STRING_OR_NON_FINITE, (match) => (match.startsWith('"') ? match : 'null'));
 }
+const MAY_HOLD_NON_FINITE = /NaN|Infinity/;
+const STRING_OR_NON_FINITE = /"(?:[^"\\]|\\.)*"|-?(?:Infinity|NaN)/g;
 
 /** Rows and timestamp of one websocket message; null for a message without rows or one that fails the contract. */
 export function parseLiveMessage(data: unknown): { positions: Position[]; timestamp: number | null } | null {

@@ -32,7 +32,7 @@ async function openModal() {
   render(<EditPosition />);
   const trigger = screen.getByRole('button', { name: 'Edit' });
   await user.click(trigger);
-  const dialog = screen.getByRole('dialog', { name: 'Edit Position' });
+  const dialog = await screen.findByRole('dialog', { name: 'Edit Position' });
   return { user, trigger, dialog };
 }
 

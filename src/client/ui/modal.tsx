@@ -1,8 +1,4 @@
-import { useId, useRef, type ReactNode } from 'react';
-import { createPortal } from 'react-dom';
-import { AnimatePresence, motion, useReducedMotion } from 'framer-motion';
-import { trapTab, useEscapeLayer, useFocusInside, useScrollLock } from './layers.ts';
-import { CloseIcon } from './close-icon.tsx';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 
 export interface ModalProps {
   open: boolean;
@@ -19,74 +15,22 @@ export interface ModalProps {
   className?: string;
 }
 
+// The dialog and its animation library load the first time a modal opens: a screen full of
+// closed modals (every panel's expand overlay) costs nothing on its first paint.
+const ModalDialog = lazy(() => import('./modal-dialog.tsx').then((m) => ({ default: m.ModalDialog })));
+
 /**
  * A modal dialog: Escape, the close button and a click on the backdrop close it; focus moves into
  * it (to its `[data-autofocus]` element if any) and returns to where it was on close.
  */
-export function Modal({
-  open,
-  onClose,
-  title,
-  children,
-  footer,
-  fullScreen = false,
-  closeLabel = 'Close',
-  className,
-}: ModalProps) {
-  const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
-  const reduceMotion = useReducedMotion() ?? false;
-  useEscapeLayer(open, onClose);
-  useScrollLock(open);
-  useFocusInside(open, dialogRef);
-
-  const transition = reduceMotion ? { duration: 0 } : { duration: 0.18, ease: 'easeOut' as const };
-  const panelFrom = fullScreen ? { opacity: 0, y: 24 } : { opacity: 0, scale: 0.96 };
-  const panelClass = ['ui-modal', fullScreen ? 'ui-modal-full' : undefined, className].filter(Boolean).join(' ');
-
-  return createPortal(
-    <AnimatePresence>
-      {open ? (
-        <motion.div
-          key="modal"
-          className={fullScreen ? 'ui-backdrop ui-backdrop-full' : 'ui-backdrop'}
-          initial={{ opacity: 0 }}
-          animate={{ opacity: 1 }}
-          exit={{ opacity: 0 }}
-          transition={transition}
-          onPointerDown={(event) => {
-            if (event.target === event.currentTarget) onClose();
-          }}
-        >
-          <motion.div
-            ref={dialogRef}
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby={titleId}
-            tabIndex={-1}
-            className={panelClass}
-            initial={panelFrom}
-            animate={{ opacity: 1, y: 0, scale: 1 }}
-            exit={panelFrom}
-            transition={transition}
-            onKeyDown={trapTab}
-          >
-            <header className="ui-modal-header">
-              <h2 id={titleId} className="ui-modal-title">
-                {title}
-              </h2>
-              <button type="button" className="icon-button ui-close-button" aria-label={closeLabel} onClick={onClose}>
-                <CloseIcon />
-              </button>
-            </header>
-            <div className="ui-modal-body">{children}</div>
-            {footer === undefined ? null : <footer className="ui-modal-footer">{footer}</footer>}
-          </motion.div>
-        </motion.div>
-      ) : null}
-    </AnimatePresence>,
-    document.body,
+export function Modal(props: ModalProps) {
+  // Stays mounted after the first opening so that closing can animate out.
+  const [opened, setOpened] = useState(props.open);
+  if (props.open && !opened) setOpened(true);
+  if (!opened) return null;
+  return (
+    <Suspense fallback={null}>
+      <ModalDialog {...props} />
+    </Suspense>
   );
 }
-
-/** The × of close buttons. */

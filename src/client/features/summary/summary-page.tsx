@@ -14,7 +14,9 @@ import { useSession } from '#client/auth/session-store.ts';
 import { useLivePositions } from '#client/live/use-live-positions.ts';
 import { PageTitle } from '#client/ui/page-title.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
+import { SkeletonRows } from '#client/ui/skeleton.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { AccountInfoPanel, AccountPicker, AccountStatsPanel, BrokerSidebar, DistributionPanel } from './components/account-panels.tsx';
 import { ExecutionPanel } from './components/execution-grid.tsx';
 import { positionKey } from './components/live-positions.tsx';
@@ -95,7 +97,28 @@ const MastersPanel = memo(function MastersPanel({
   );
 });
 
+/**
+ * Summary mounts in steps (useStagedMount): first a skeleton of the masters panel, at once, then
+ * the screen with its feeds and queries, then the execution grid, then the accounts area. Each
+ * step is a transition, so React renders it in short slices and runs its effects (the fetches, the
+ * sockets) in tasks of their own: no step holds a phone's main thread for long.
+ */
 export function SummaryPage() {
+  const stage = useStagedMount(3);
+  if (stage === 0) {
+    return (
+      <div className="summary">
+        <PageTitle>Summary</PageTitle>
+        <section className="summary-panel summary-header" aria-label="Master accounts">
+          <SkeletonRows rows={2} label="Loading Summary..." />
+        </section>
+      </div>
+    );
+  }
+  return <SummaryScreen stage={stage} />;
+}
+
+function SummaryScreen({ stage }: { stage: number }) {
   const session = useSession();
   const canWrite = hasPermission(session?.restrictions, 'write');
   const { portfolio: selected } = usePortfolio();
@@ -179,25 +202,29 @@ export function SummaryPage() {
         ) : null}
       </div>
 
-      <ExecutionPanel
-        accountRows={positions}
-        brokerRows={brokerPositions}
-        brokerError={feedProblem(byBroker.status, byBroker.error)}
-        tab={gridTab}
-        onTab={setGridTab}
-        wide={wide}
-      />
+      {stage >= 2 ? (
+        <ExecutionPanel
+          accountRows={positions}
+          brokerRows={brokerPositions}
+          brokerError={feedProblem(byBroker.status, byBroker.error)}
+          tab={gridTab}
+          onTab={setGridTab}
+          wide={wide}
+        />
+      ) : null}
 
-      <AccountsArea
-        brokers={brokers.data}
-        brokersLoading={brokers.isPending}
-        accounts={accountList}
-        account={account}
-        accountsLoading={accounts.isPending}
-        accountsError={accounts.isError ? accounts.error.message : null}
-        positions={positions}
-        onAccount={setAccountId}
-      />
+      {stage >= 3 ? (
+        <AccountsArea
+          brokers={brokers.data}
+          brokersLoading={brokers.isPending}
+          accounts={accountList}
+          account={account}
+          accountsLoading={accounts.isPending}
+          accountsError={accounts.isError ? accounts.error.message : null}
+          positions={positions}
+          onAccount={setAccountId}
+        />
+      ) : null}
 
       {action?.kind === 'edit' ? (
         <EditPositionModal key={positionKey(action.position)} position={current} selected={action.position} portfolio={portfolio} onDone={onDone} />

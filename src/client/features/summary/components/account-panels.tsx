@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Scale, Shape } from '@visx/visx';
+import { useInView } from 'react-intersection-observer';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { distribution } from '#shared/analytics/dashboard.ts';
@@ -107,9 +108,16 @@ function TradeCard({ kind, trade, currency }: { kind: 'Best trade' | 'Worst trad
   );
 }
 
-/** Best and worst trade cards of the account's closed deals (SPEC §2). */
+/**
+ * Best and worst trade cards of the account's closed deals (SPEC §2). The stats come with the
+ * account's whole deal history (the historical-deals response, hundreds of kilobytes for an active
+ * account), so the panel asks for it only once it comes within a screen of the viewport: a phone
+ * that opens Summary and never scrolls down does not download and parse it every 30 s.
+ */
 export function AccountStatsPanel({ account }: { account: Account | null }) {
-  const deals = useQuery(dealQueries.historical({ account: account?.account_id, filterRebalancing: true }));
+  const { ref, inView } = useInView({ rootMargin: '50% 0px', triggerOnce: true, fallbackInView: true });
+  const query = dealQueries.historical({ account: account?.account_id, filterRebalancing: true });
+  const deals = useQuery({ ...query, enabled: query.enabled === true && inView });
   const stats = deals.data?.dealsStats[0];
   let body;
   if (!account) body = <EmptyState>{NO_ACCOUNT_STATS}</EmptyState>;
@@ -130,7 +138,7 @@ export function AccountStatsPanel({ account }: { account: Account | null }) {
       </>
     );
   return (
-    <section className="summary-panel" aria-labelledby="summary-stats-title">
+    <section ref={ref} className="summary-panel" aria-labelledby="summary-stats-title">
       <header className="summary-panel-header">
         <h2 id="summary-stats-title">Account stats</h2>
       </header>
