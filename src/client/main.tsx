@@ -1,20 +1,36 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
+import { App, createQueryClient } from './app/app.tsx';
+import { createAppRouter } from './app/router.tsx';
+import { nextTask } from './next-task.ts';
+import { createQueryPersister } from './offline/query-persister.ts';
 import { registerServiceWorker } from './offline/sw-register.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-// A transition lets React render the app in slices, yielding to the browser between them, instead
-// of one long task on a slow phone (the static skeleton stays on screen meanwhile).
-startTransition(() => {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+
+/**
+ * The clients and the router are built in tasks of their own before the first render, which a
+ * transition then lets React split into slices (the static skeleton stays on screen meanwhile).
+ * An async function rather than top-level await, which would keep the bundler from merging the
+ * shell's modules into one chunk.
+ */
+async function start(container: HTMLElement): Promise<void> {
+  const queryClient = createQueryClient();
+  const persister = createQueryPersister();
+  await nextTask();
+  const router = createAppRouter(queryClient);
+  await nextTask();
+  startTransition(() => {
+    createRoot(container).render(
+      <StrictMode>
+        <App queryClient={queryClient} persister={persister} router={router} />
+      </StrictMode>,
+    );
+  });
+}
+void start(root);
 
 // The service worker exists only in production builds (vite-plugin-pwa, injectManifest).
 if (import.meta.env.PROD) {

@@ -15,6 +15,7 @@ import { startProcess } from './spawn.ts';
 
 export const INITIAL_JS_BUDGET_KB = 150;
 export const LIGHTHOUSE_BUDGET = 95;
+const LIGHTHOUSE_RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 interface ManifestChunk {
@@ -83,6 +84,8 @@ async function audit(url: string, page: string, signIn?: { origin: string; sessi
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
+    // A run that could not measure (Chromium missed the page's first paint, say) is not a score of 0.
+    if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${page}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     return {
       page,
@@ -127,21 +130,38 @@ export async function benchClient(): Promise<void> {
       body: JSON.stringify({ username: 'admin', password: 'admin-demo' }),
     });
     const session = ((await login.json()) as { data: unknown }).data;
-    const scores = [
-      await audit(`${server.url}/baseline.html`, 'empty page (baseline)'),
-      await audit(`${server.url}/login`, 'sign-in'),
-      await audit(`${server.url}/`, 'Summary, signed in', { origin: server.url, session }),
+    // Scores move by several points from one run to the next on a small machine: each page is
+    // audited LIGHTHOUSE_RUNS times and the run with the median score is shown, with the range.
+    const pages: [string, string, { origin: string; session: unknown } | undefined][] = [
+      [`${server.url}/baseline.html`, 'empty page (baseline)', undefined],
+      [`${server.url}/login`, 'sign-in', undefined],
+      [`${server.url}/`, 'Summary, signed in', { origin: server.url, session }],
     ];
-    console.table(
-      scores.map((s) => ({
-        page: s.page,
-        'performance (budget ≥ 95)': s.score,
-        'FCP ms': s.fcp,
-        'LCP ms': s.lcp,
-        'TBT ms': s.tbt,
-        CLS: s.cls,
-      })),
-    );
+    const rows = [];
+    for (const [url, page, signIn] of pages) {
+      const runs: Score[] = [];
+      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+        try {
+          runs.push(await audit(url, page, signIn));
+        } catch (error) {
+          // Said, and run again once: the figures are of completed runs only.
+          console.warn(String(error));
+          runs.push(await audit(url, page, signIn));
+        }
+      }
+      const sorted = [...runs].sort((a, b) => a.score - b.score);
+      const median = sorted[Math.floor(sorted.length / 2)]!;
+      rows.push({
+        page,
+        'performance (budget ≥ 95), median': median.score,
+        range: `${sorted[0]!.score}–${sorted.at(-1)!.score}`,
+        'FCP ms': median.fcp,
+        'LCP ms': median.lcp,
+        'TBT ms': median.tbt,
+        CLS: median.cls,
+      });
+    }
+    console.table(rows);
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

@@ -1,14 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { QueryClient } from '@tanstack/react-query';
-import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
+import { PersistQueryClientProvider, type Persister } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
 import { useSession } from '#client/auth/session-store.ts';
 import { APP_VERSION, DEFAULT_RETRY, DEFAULT_STALE_MS } from '#shared/domain/constants.ts';
 import { clearStoredUserData } from '#client/offline/clear-user-data.ts';
-import { createQueryPersister, PERSIST_MAX_AGE_MS, shouldPersistQuery } from '#client/offline/query-persister.ts';
+import { PERSIST_MAX_AGE_MS, shouldPersistQuery } from '#client/offline/query-persister.ts';
 import { ToastProvider } from '#client/ui/toast.tsx';
 import { UpdatePrompt } from '#client/shell/update-prompt.tsx';
-import { createAppRouter } from './router.tsx';
+import type { AppRouter } from './router.tsx';
 
 /** Set by vite.config.ts for each build; the version alone in tests. */
 const BUILD_ID = (import.meta.env.VITE_BUILD_ID as string | undefined) ?? APP_VERSION;
@@ -29,10 +29,14 @@ export function createQueryClient(): QueryClient {
   return client;
 }
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [persister] = useState(createQueryPersister);
-  const [router] = useState(() => createAppRouter(queryClient));
+export interface AppProps {
+  queryClient: QueryClient;
+  persister: Persister;
+  router: AppRouter;
+}
+
+/** The app around its router; main.tsx builds the clients and the router (createQueryClient, createQueryPersister, createAppRouter). */
+export function App({ queryClient, persister, router }: AppProps) {
   const session = useSession();
   const apiKey = session?.api_key ?? null;
   const isAuthenticated = apiKey !== null;

@@ -17,7 +17,10 @@ export function nextSort<K extends string>(current: SortState<K> | null, clicked
 }
 
 // A fixed locale keeps the order the same on every machine; numeric collation puts "9" before "10".
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+// Built on the first text comparison, not when the module loads: a screen that never sorts text
+// does not pay for the collation data.
+let collator: Intl.Collator | undefined;
+const textCollator = (): Intl.Collator => (collator ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' }));
 
 function isMissing(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'number' && Number.isNaN(value));
@@ -32,7 +35,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (typeof a === 'number') return -1;
   if (typeof b === 'number') return 1;
-  return collator.compare(String(a), String(b));
+  return textCollator().compare(String(a), String(b));
 }
 
 /** compareValues in the given direction, keeping missing values last in both directions. */
