@@ -145,7 +145,13 @@ function SummaryScreen({ stage }: { stage: number }) {
   // lets React split that work into short slices instead of one long task per message.
   const positions = useDeferredValue(live.positions);
   const brokerPositions = useDeferredValue(byBroker.positions);
-  const accountList = useMemo(() => accounts.data ?? [], [accounts.data]);
+  // Query results come as urgent (synchronous) renders; the panels they fill render from deferred
+  // copies, in a transition React can slice, like the live feed above.
+  const accountsData = useDeferredValue(accounts.data);
+  const brokersData = useDeferredValue(brokers.data);
+  const accountsLoading = accountsData === undefined && !accounts.isError;
+  const brokersLoading = brokersData === undefined && !brokers.isError;
+  const accountList = useMemo(() => accountsData ?? [], [accountsData]);
   const masters = useMemo(() => accountList.filter((a) => a.is_master), [accountList]);
   const account = accountList.find((a) => a.account_id === accountId) ?? masters[0] ?? accountList[0] ?? null;
 
@@ -161,7 +167,7 @@ function SummaryScreen({ stage }: { stage: number }) {
   const current = action && positions ? (positions.find((p) => positionKey(p) === positionKey(action.position)) ?? null) : null;
 
   const sections = useMemo((): Section[] | null => {
-    if (!positions || accounts.isPending) return null;
+    if (!positions || accountsLoading) return null;
     if (mode === 'all') {
       return [{ key: 'all', title: 'All accounts', subtitle: `${portfolio}`, rows: positions, masterId: undefined }];
     }
@@ -172,9 +178,9 @@ function SummaryScreen({ stage }: { stage: number }) {
       rows: positions.filter((p) => p.account_name === m.account_name),
       masterId: m.account_id,
     }));
-  }, [positions, accounts.isPending, mode, masters, portfolio]);
+  }, [positions, accountsLoading, mode, masters, portfolio]);
   // Before the accounts arrive the number of masters is unknown: one placeholder (the phone strip shows one at a time).
-  const placeholders = mode === 'all' ? 1 : accounts.isPending ? 1 : Math.max(1, masters.length);
+  const placeholders = mode === 'all' ? 1 : accountsLoading ? 1 : Math.max(1, masters.length);
 
   const bothPanels = panels.fx && panels.equity;
 
@@ -215,11 +221,11 @@ function SummaryScreen({ stage }: { stage: number }) {
 
       {stage >= 3 ? (
         <AccountsArea
-          brokers={brokers.data}
-          brokersLoading={brokers.isPending}
+          brokers={brokersData}
+          brokersLoading={brokersLoading}
           accounts={accountList}
           account={account}
-          accountsLoading={accounts.isPending}
+          accountsLoading={accountsLoading}
           accountsError={accounts.isError ? accounts.error.message : null}
           positions={positions}
           onAccount={setAccountId}
