@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { nextTask } from './next-task.ts';
-import { createQueryPersister } from './offline/query-persister.ts';
+import { createQueryPersister, startQueryPersistence } from './offline/query-persister.ts';
 import { registerServiceWorker } from './offline/sw-register.ts';
 import './styles.css';
 
@@ -11,21 +11,22 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 /**
- * The clients and the router are built in tasks of their own before the first render, which a
- * transition then lets React split into slices (the static skeleton stays on screen meanwhile).
+ * The query client (with the device's copy of the kept queries restored into it) and the router
+ * are built in tasks of their own before the first render, which a transition then lets React
+ * split into slices (the static skeleton stays on screen meanwhile).
  * An async function rather than top-level await, which would keep the bundler from merging the
  * shell's modules into one chunk.
  */
 async function start(container: HTMLElement): Promise<void> {
   const queryClient = createQueryClient();
-  const persister = createQueryPersister();
+  await startQueryPersistence(queryClient, createQueryPersister());
   await nextTask();
   const router = createAppRouter(queryClient);
   await nextTask();
   startTransition(() => {
     createRoot(container).render(
       <StrictMode>
-        <App queryClient={queryClient} persister={persister} router={router} />
+        <App queryClient={queryClient} router={router} />
       </StrictMode>,
     );
   });

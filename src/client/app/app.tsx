@@ -1,17 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { QueryClient } from '@tanstack/react-query';
-import { PersistQueryClientProvider, type Persister } from '@tanstack/react-query-persist-client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useSession } from '#client/auth/session-store.ts';
-import { APP_VERSION, DEFAULT_RETRY, DEFAULT_STALE_MS } from '#shared/domain/constants.ts';
+import { DEFAULT_RETRY, DEFAULT_STALE_MS } from '#shared/domain/constants.ts';
 import { clearStoredUserData } from '#client/offline/clear-user-data.ts';
-import { PERSIST_MAX_AGE_MS, shouldPersistQuery } from '#client/offline/query-persister.ts';
+import { PERSIST_MAX_AGE_MS } from '#client/offline/query-persister.ts';
 import { ToastProvider } from '#client/ui/toast.tsx';
 import { UpdatePrompt } from '#client/shell/update-prompt.tsx';
 import type { AppRouter } from './router.tsx';
-
-/** Set by vite.config.ts for each build; the version alone in tests. */
-const BUILD_ID = (import.meta.env.VITE_BUILD_ID as string | undefined) ?? APP_VERSION;
 
 /** Query keys whose data is kept on the device for offline reading (NAV, rebates, alerts). */
 const KEPT_KEYS = [['nav'], ['rebates'], ['alerts'], ['accounts', 'info']] as const;
@@ -31,12 +27,14 @@ export function createQueryClient(): QueryClient {
 
 export interface AppProps {
   queryClient: QueryClient;
-  persister: Persister;
   router: AppRouter;
 }
 
-/** The app around its router; main.tsx builds the clients and the router (createQueryClient, createQueryPersister, createAppRouter). */
-export function App({ queryClient, persister, router }: AppProps) {
+/**
+ * The app around its router. main.tsx builds the query client, restores the device's copy of the
+ * kept queries into it (startQueryPersistence) and builds the router before the first render.
+ */
+export function App({ queryClient, router }: AppProps) {
   const session = useSession();
   const apiKey = session?.api_key ?? null;
   const isAuthenticated = apiKey !== null;
@@ -56,20 +54,11 @@ export function App({ queryClient, persister, router }: AppProps) {
   }, [apiKey, router, queryClient]);
 
   return (
-    <PersistQueryClientProvider
-      client={queryClient}
-      persistOptions={{
-        persister,
-        maxAge: PERSIST_MAX_AGE_MS,
-        // A new build may change a payload's shape: data saved by another build is not restored.
-        buster: BUILD_ID,
-        dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
-      }}
-    >
+    <QueryClientProvider client={queryClient}>
       <ToastProvider>
         <RouterProvider router={router} context={{ queryClient, auth: { isAuthenticated } }} />
         <UpdatePrompt />
       </ToastProvider>
-    </PersistQueryClientProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,7 +1,13 @@
-import type { Query, QueryKey } from '@tanstack/react-query';
-import type { PersistedClient, Persister } from '@tanstack/react-query-persist-client';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import {
+  persistQueryClientRestore,
+  persistQueryClientSubscribe,
+  type PersistedClient,
+  type Persister,
+} from '@tanstack/react-query-persist-client';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { APP_VERSION } from '#shared/domain/constants.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { userPrefix } from './offline-api.ts';
 
@@ -12,6 +18,13 @@ export const QUERY_CACHE_STORE_NAME = 'clients';
 export const LOCAL_CACHE_PREFIX = 'copy-monitor-query-cache:';
 /** Persisted data older than this is not restored. */
 export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * Tells one build's saved cache from another's (set by vite.config.ts; the version alone in tests):
+ * a new build may change a payload's shape, so data saved by another build is not restored.
+ */
+export const CACHE_BUSTER = (import.meta.env.VITE_BUILD_ID as string | undefined) ?? APP_VERSION;
+/** Longest wait for the device's copy before the first render; a slower store fills the cache when it answers. */
+export const RESTORE_WAIT_MS = 300;
 
 /** The responses kept for offline reading: real-time and historical NAV, rebates and alerts. */
 export function isPersistedKey(key: QueryKey): boolean {
@@ -126,4 +139,25 @@ export function createQueryPersister(): Persister {
       },
     }),
   );
+}
+
+/**
+ * Restores this user's saved queries into the cache, then keeps saving them. Resolves once the
+ * copy is in, or after RESTORE_WAIT_MS: the app renders with the device's data already there, and
+ * its screens start their own requests at once instead of all together once a restore completes
+ * (what PersistQueryClientProvider does, holding every query back while it restores).
+ */
+export async function startQueryPersistence(queryClient: QueryClient, persister: Persister): Promise<void> {
+  const restored = persistQueryClientRestore({ queryClient, persister, maxAge: PERSIST_MAX_AGE_MS, buster: CACHE_BUSTER })
+    // A copy that cannot be read is dropped by the restore itself; the app starts without it.
+    .catch(() => undefined)
+    .then(() => {
+      persistQueryClientSubscribe({
+        queryClient,
+        persister,
+        buster: CACHE_BUSTER,
+        dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
+      });
+    });
+  await Promise.race([restored, new Promise((resolve) => setTimeout(resolve, RESTORE_WAIT_MS))]);
 }
