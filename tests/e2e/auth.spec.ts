@@ -69,6 +69,8 @@ test('the links collapse into a menu on a phone that closes after navigating, an
   await page.goto('/login');
   await signIn(page, 'admin');
   await expect(page.getByRole('heading', { name: 'Summary' })).toBeVisible();
+  // The top bar is drawn (it follows the screen by a moment), so what is hidden is hidden by design.
+  await page.locator('#main-nav').waitFor({ state: 'attached' });
   if (!isMobile) {
     await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
     await page.getByRole('link', { name: 'Accounts' }).click();

@@ -21,6 +21,9 @@ export async function signIn(page: Page, who: DemoUser): Promise<void> {
 
 /** Opens the collapsed menu on a phone; a no-op on a desktop where the links are always shown. */
 export async function openMenu(page: Page): Promise<void> {
+  // The top bar comes a moment after the screen (AppLayout): wait for it, then open the menu if
+  // this is a phone.
+  await page.locator('#main-nav').waitFor({ state: 'attached' });
   const toggle = page.getByRole('button', { name: 'Menu' });
   if (await toggle.isVisible()) await toggle.click();
 }
