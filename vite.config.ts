@@ -32,19 +32,25 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
-      const visit = (dir: string) => {
-        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-          const file = path.join(dir, entry.name);
-          if (entry.isDirectory()) visit(file);
-          else if (TEXT.test(entry.name) && fs.statSync(file).size > 1024) {
-            const source = fs.readFileSync(file);
-            fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-            fs.writeFileSync(`${file}.gz`, zlib.gzipSync(source, { level: 9 }));
+    // After every other plugin's closeBundle, so the service worker vite-plugin-pwa writes there is
+    // compressed too.
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const visit = (dir: string) => {
+          for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+            const file = path.join(dir, entry.name);
+            if (entry.isDirectory()) visit(file);
+            else if (TEXT.test(entry.name) && fs.statSync(file).size > 1024) {
+              const source = fs.readFileSync(file);
+              fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+              fs.writeFileSync(`${file}.gz`, zlib.gzipSync(source, { level: 9 }));
+            }
           }
-        }
-      };
-      visit(outDir);
+        };
+        visit(outDir);
+      },
     },
   };
 }

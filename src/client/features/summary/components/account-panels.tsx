@@ -111,7 +111,7 @@ function TradeCard({ kind, trade, currency }: { kind: 'Best trade' | 'Worst trad
 /**
  * Best and worst trade cards of the account's closed deals (SPEC §2). The stats come with the
  * account's whole deal history (the historical-deals response, hundreds of kilobytes for an active
- * account), so the panel asks for it only once it comes within a screen of the viewport: a phone
+ * account), so the panel asks for it only once it comes within half a screen of the viewport: a phone
  * that opens Summary and never scrolls down does not download and parse it every 30 s.
  */
 export function AccountStatsPanel({ account }: { account: Account | null }) {
