@@ -155,6 +155,12 @@ test('an admin edits TP/SL and closes a position: both reach the server and show
     const dialog = page.getByRole('dialog', { name: 'Edit Position' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText('MAE/MFE suggestions')).toBeVisible();
+    // Both inputs sit inside the dialog, side by side even at 390 px.
+    const box = await dialog.boundingBox();
+    for (const label of ['Take profit (TP)', 'Stop loss (SL)']) {
+      const input = await dialog.getByLabel(label).boundingBox();
+      expect(input && box && input.x >= box.x && input.x + input.width <= box.x + box.width).toBe(true);
+    }
     // Nothing is sent while one of the two does not parse.
     await dialog.getByLabel('Take profit (TP)').fill('');
     await dialog.getByLabel('Stop loss (SL)').fill(sl);
