@@ -239,6 +239,8 @@ test('offline: the shell, the last NAV rows and alerts come from the device; onl
   const newestAlert = [...alerts].sort((a, b) => b.datetime - a.datetime)[0]!.message;
 
   await signInAt(page, 'admin', '/nav');
+  // Signed in before the reload (the worker can be ready before the sign-in answer is back).
+  await expect(page.getByRole('heading', { name: 'Net Asset Value - Consolidated Portfolio' })).toBeVisible();
   await untilControlled(page);
   await expect(page.getByRole('heading', { name: 'Net Asset Value - Consolidated Portfolio' })).toBeVisible();
   await expect(page.getByText(shownAccount, { exact: true }).first()).toBeVisible();

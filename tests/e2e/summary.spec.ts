@@ -135,8 +135,11 @@ test('an admin edits TP/SL and closes a position: both reach the server and show
     await expect(row).toBeVisible();
     const id = (await row.getAttribute('data-position')) ?? '';
     const [account, symbol, type] = id.split('|') as [string, string, 'Buy' | 'Sell'];
-    const target = fx.locator(`[data-position="${id}"]`);
-    const entry = Number(await target.getAttribute('data-entry'));
+    // The position is told by its entry price too: the simulated market may open another one with
+    // the same symbol and direction on this master at any moment.
+    const entryText = (await row.getAttribute('data-entry')) ?? '';
+    const target = fx.locator(`[data-position="${id}"][data-entry="${entryText}"]`);
+    const entry = Number(entryText);
     expect(entry).toBeGreaterThan(0);
     // 5 % away from the entry: far beyond an hour's move, so neither level closes the position meanwhile.
     const tp = price5(type === 'Buy' ? entry * 1.05 : entry * 0.95);
