@@ -59,6 +59,39 @@ interface Score {
   lcp: number;
   tbt: number;
   cls: number;
+  /** Lighthouse's own CPU benchmark of this machine: figures from machines with different indexes do not compare. */
+  benchmarkIndex: number;
+}
+
+const STEADY_SECONDS = 10;
+
+/**
+ * What a page costs a phone once it is loaded: main-thread busy time per second over
+ * STEADY_SECONDS (Chromium's TaskDuration metric) and the number of DOM nodes, at a phone's
+ * width, from 4 s after navigation. Summary gets a snapshot every second; the sign-in page,
+ * idle, is the baseline.
+ */
+async function steadyWork(url: string, signIn?: { origin: string; session: unknown }): Promise<{ msPerSecond: number; nodes: number }> {
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 412, height: 823, isMobile: true, hasTouch: true });
+    if (signIn) {
+      await tab.goto(`${signIn.origin}/manifest.webmanifest`);
+      await tab.evaluate((s) => localStorage.setItem('user_data', JSON.stringify(s)), signIn.session);
+    }
+    const cdp = await tab.createCDPSession();
+    await cdp.send('Performance.enable');
+    const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    await tab.goto(url);
+    await new Promise((r) => setTimeout(r, 4000));
+    const before = await metrics();
+    await new Promise((r) => setTimeout(r, STEADY_SECONDS * 1000));
+    const after = await metrics();
+    return { msPerSecond: ((after.TaskDuration! - before.TaskDuration!) * 1000) / STEADY_SECONDS, nodes: after.Nodes! };
+  } finally {
+    await browser.close();
+  }
 }
 
 async function audit(url: string, page: string, signIn?: { origin: string; session: unknown }): Promise<Score> {
@@ -94,6 +127,7 @@ async function audit(url: string, page: string, signIn?: { origin: string; sessi
       lcp: Math.round(value('largest-contentful-paint')),
       tbt: Math.round(value('total-blocking-time')),
       cls: Number(value('cumulative-layout-shift').toFixed(3)),
+      benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     };
   } finally {
     chrome.kill();
@@ -159,9 +193,17 @@ export async function benchClient(): Promise<void> {
         'LCP ms': median.lcp,
         'TBT ms': median.tbt,
         CLS: median.cls,
+        'host CPU index': median.benchmarkIndex,
       });
     }
     console.table(rows);
+
+    const steady = [];
+    for (const [url, page, signIn] of pages.slice(1)) {
+      const { msPerSecond, nodes } = await steadyWork(url, signIn);
+      steady.push({ page: `${page}, phone width, ${STEADY_SECONDS} s after load`, 'main thread busy, ms per second': Number(msPerSecond.toFixed(1)), 'DOM nodes': nodes });
+    }
+    console.table(steady);
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

@@ -53,7 +53,9 @@ test('every panel shows live data that changes over time', async ({ page, isMobi
   const volume = await header.innerText();
   await expect.poll(() => header.innerText(), { timeout: 15_000 }).not.toBe(volume);
 
-  // Account info shows the figures of the server for the selected (first master) account.
+  // Account info shows the figures of the server for the selected (first master) account. The
+  // accounts area is drawn when it comes near the viewport: scroll down to it, as a user does.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   const key = await apiKeyOf(page);
   const info = await page.request.get('/api/brokers/accounts/info?portfolio=Global%20FX', { headers: { 'x-api-key': key } });
   const accounts = ((await info.json()) as { data: { account_name: string; teiko_category: string; is_master: boolean }[] }).data;

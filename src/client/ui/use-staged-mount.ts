@@ -1,18 +1,23 @@
 import { startTransition, useEffect, useState } from 'react';
 
 /**
- * Mounts a long screen in steps: 0 on the first render, then 1, 2, … up to `steps`, each step a
- * transition started once the previous one is on screen. The first step shows what is at the top
- * at once; the panels below follow in their own short tasks (React renders a transition in slices
- * and yields to the browser between them) instead of one long task that holds the phone's first
- * paint and input back.
+ * A count that climbs from `from` to `target` by `step`, one transition per task, each started once
+ * the previous step is on screen. What the first render shows appears at once; the rest follows in
+ * short tasks (React renders a transition in slices and yields to the browser between them, and
+ * each commit and layout stays small) instead of one long task that holds a phone's first paint and
+ * input back. When `target` grows later, the count climbs again from where it is.
  */
-export function useStagedMount(steps: number): number {
-  const [stage, setStage] = useState(0);
+export function useSteppedCount(target: number, step: number, from: number): number {
+  const [count, setCount] = useState(from);
   useEffect(() => {
-    if (stage >= steps) return;
-    const timer = setTimeout(() => startTransition(() => setStage((s) => Math.min(steps, s + 1))), 0);
+    if (count >= target) return;
+    const timer = setTimeout(() => startTransition(() => setCount((n) => Math.min(target, n + step))), 0);
     return () => clearTimeout(timer);
-  }, [stage, steps]);
-  return stage;
+  }, [count, target, step]);
+  return Math.min(count, target);
+}
+
+/** Mounts a long screen in steps: 0 on the first render, then 1, 2, … up to `steps` (see useSteppedCount). */
+export function useStagedMount(steps: number): number {
+  return useSteppedCount(steps, 1, 0);
 }

@@ -1,5 +1,6 @@
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useInView } from 'react-intersection-observer';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { brokerVolumes, type GridBy } from '#shared/analytics/dashboard.ts';
@@ -242,7 +243,12 @@ function SummaryScreen({ stage }: { stage: number }) {
   );
 }
 
-/** Broker sidebar, account picker and the info, stats and distribution panels. */
+/**
+ * Broker sidebar, account picker and the info, stats and distribution panels. They sit below the
+ * trades and the execution grid, several screens down on a phone: they are drawn once the area
+ * comes within a screen of the viewport (at once on a large screen that shows it), with a skeleton
+ * until then.
+ */
 const AccountsArea = memo(function AccountsArea({
   brokers,
   brokersLoading,
@@ -262,6 +268,14 @@ const AccountsArea = memo(function AccountsArea({
   positions: readonly Position[] | null;
   onAccount: (id: string) => void;
 }) {
+  const { ref, inView } = useInView({ rootMargin: '100% 0px', triggerOnce: true, fallbackInView: true });
+  if (!inView) {
+    return (
+      <div ref={ref} className="summary-accounts summary-offscreen">
+        <SkeletonRows rows={4} columns={2} label="Loading accounts..." />
+      </div>
+    );
+  }
   return (
     <div className="summary-accounts summary-offscreen">
       <BrokerSidebar

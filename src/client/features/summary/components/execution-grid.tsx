@@ -1,4 +1,5 @@
 import { memo, useMemo, useState } from 'react';
+import { useInView } from 'react-intersection-observer';
 import type { Position } from '#shared/contract/positions.ts';
 import { bestPrices, durationRanking, executionGrid, type ExecutionGrid, type GridBy, type GridCell } from '#shared/analytics/dashboard.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -216,9 +217,15 @@ function GridBody({ rows, error, by, wide }: { rows: readonly Position[] | null;
   );
 }
 
-/** Broker execution grid with tabs Broker and Accounts, its side tables and a full-screen view (SPEC §2). */
+/**
+ * Broker execution grid with tabs Broker and Accounts, its side tables and a full-screen view (SPEC §2).
+ * On a phone the grid sits a screen or more below the fold and is the largest part of Summary
+ * (some 800 elements, rebuilt with every snapshot): it is drawn once the panel comes within a
+ * screen of the viewport, and its skeleton stands in until then.
+ */
 export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, brokerRows, brokerError, tab, onTab, wide }: ExecutionPanelProps) {
   const [expanded, setExpanded] = useState(false);
+  const { ref, inView } = useInView({ rootMargin: '100% 0px', triggerOnce: true, fallbackInView: true });
   const rows = tab === 'account' ? accountRows : brokerRows;
   const error = tab === 'broker' ? brokerError : null;
   const tabs = (
@@ -231,14 +238,14 @@ export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, broker
     </div>
   );
   return (
-    <section className="summary-panel summary-offscreen" aria-labelledby="summary-exec-title">
+    <section ref={ref} className="summary-panel summary-offscreen" aria-labelledby="summary-exec-title">
       <header className="summary-panel-header">
         <h2 id="summary-exec-title">Broker execution</h2>
         {tabs}
         <ExpandButton label="Broker execution" onClick={() => setExpanded(true)} />
       </header>
       <div role="tabpanel" aria-label={tab === 'account' ? 'Accounts' : 'Broker'}>
-        <GridBody rows={rows} error={error} by={tab} wide={wide} />
+        <GridBody rows={inView ? rows : null} error={error} by={tab} wide={wide} />
       </div>
       <Modal open={expanded} onClose={() => setExpanded(false)} title="Broker execution" fullScreen>
         <div className="summary-modal-tools">{tabs}</div>

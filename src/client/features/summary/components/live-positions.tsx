@@ -7,6 +7,7 @@ import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumbe
 import { formatDateFr } from '#shared/format/dates.ts';
 import { pipSize } from '#shared/analytics/excursions.ts';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
 import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
 
 export const NO_LIVE_POSITIONS = 'No live positions to display.';
@@ -373,9 +374,22 @@ export function LivePositions({ positions, canWrite, wide, onEdit, onClose, labe
   }
   if (wide) return <LiveTable rows={rows} canWrite={canWrite} onEdit={onEdit} onClose={onClose} label={label} maxHeight={maxHeight} />;
   if (rows.length === 0) return <p className="ui-card-list-empty empty-state summary-empty">{NO_LIVE_POSITIONS}</p>;
+  return <LiveCards rows={rows} canWrite={canWrite} onEdit={onEdit} onClose={onClose} label={label} />;
+}
+
+/** Cards a phone's screen holds at once: the first step of the list. */
+const CARDS_PER_STEP = 3;
+
+/**
+ * The phone's card list. The first cards are drawn with the feed's first snapshot and the others
+ * follow a few at a time, each step in a task of its own: drawing a dozen cards (some 30 elements
+ * each) in one commit and layout was one of the longest tasks of Summary's load.
+ */
+function LiveCards({ rows, canWrite, onEdit, onClose, label }: { rows: Position[] } & Pick<LivePositionsProps, 'canWrite' | 'onEdit' | 'onClose' | 'label'>) {
+  const shown = useSteppedCount(rows.length, CARDS_PER_STEP, CARDS_PER_STEP);
   return (
     <ul className="ui-card-list summary-live-cards" aria-label={label}>
-      {rows.map((p) => (
+      {rows.slice(0, shown).map((p) => (
         <LiveCard key={positionKey(p)} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
       ))}
     </ul>
