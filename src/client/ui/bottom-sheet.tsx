@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { AnimatePresence, motion, useDragControls, useReducedMotion, type PanInfo } from 'framer-motion';
 import { trapTab, useEscapeLayer, useFocusInside, useScrollLock } from './layers.ts';
 import { CloseIcon } from './close-icon.tsx';
+import { DialogBackdrop } from './dialog-backdrop.tsx';
 import { useIsWide } from './use-media-query.ts';
 
 /** Dragging the sheet down further than this (px), or faster than the velocity (px/s), closes it. */
@@ -50,16 +51,11 @@ export function BottomSheet({ open, onClose, title, children, closeLabel = 'Clos
   return createPortal(
     <AnimatePresence>
       {open ? (
-        <motion.div
+        <DialogBackdrop
           key={wide ? 'panel' : 'sheet'}
           className={wide ? 'ui-backdrop ui-backdrop-clear' : 'ui-backdrop ui-backdrop-sheet'}
-          initial={{ opacity: 0 }}
-          animate={{ opacity: 1 }}
-          exit={{ opacity: 0 }}
           transition={reduceMotion ? { duration: 0 } : { duration: 0.18 }}
-          onPointerDown={(event) => {
-            if (event.target === event.currentTarget) onClose();
-          }}
+          onClose={onClose}
         >
           <motion.div
             ref={panelRef}
@@ -105,7 +101,7 @@ export function BottomSheet({ open, onClose, title, children, closeLabel = 'Clos
             </header>
             <div className="ui-sheet-body">{children}</div>
           </motion.div>
-        </motion.div>
+        </DialogBackdrop>
       ) : null}
     </AnimatePresence>,
     document.body,

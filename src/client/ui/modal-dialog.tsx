@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { AnimatePresence, motion, useReducedMotion } from 'framer-motion';
 import { trapTab, useEscapeLayer, useFocusInside, useScrollLock } from './layers.ts';
 import { CloseIcon } from './close-icon.tsx';
+import { DialogBackdrop } from './dialog-backdrop.tsx';
 import type { ModalProps } from './modal.tsx';
 
 /** The dialog behind Modal (modal.tsx), in its own chunk with framer-motion (loaded on first opening). */
@@ -30,17 +31,7 @@ export function ModalDialog({
   return createPortal(
     <AnimatePresence>
       {open ? (
-        <motion.div
-          key="modal"
-          className={fullScreen ? 'ui-backdrop ui-backdrop-full' : 'ui-backdrop'}
-          initial={{ opacity: 0 }}
-          animate={{ opacity: 1 }}
-          exit={{ opacity: 0 }}
-          transition={transition}
-          onPointerDown={(event) => {
-            if (event.target === event.currentTarget) onClose();
-          }}
-        >
+        <DialogBackdrop key="modal" className={fullScreen ? 'ui-backdrop ui-backdrop-full' : 'ui-backdrop'} transition={transition} onClose={onClose}>
           <motion.div
             ref={dialogRef}
             role="dialog"
@@ -65,7 +56,7 @@ export function ModalDialog({
             <div className="ui-modal-body">{children}</div>
             {footer === undefined ? null : <footer className="ui-modal-footer">{footer}</footer>}
           </motion.div>
-        </motion.div>
+        </DialogBackdrop>
       ) : null}
     </AnimatePresence>,
     document.body,

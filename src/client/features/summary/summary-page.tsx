@@ -1,6 +1,5 @@
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useInView } from 'react-intersection-observer';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { brokerVolumes, type GridBy } from '#shared/analytics/dashboard.ts';
@@ -17,6 +16,7 @@ import { PageTitle } from '#client/ui/page-title.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import { useNearViewport } from '#client/ui/use-near-viewport.ts';
 import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { AccountInfoPanel, AccountPicker, AccountStatsPanel, BrokerSidebar, DistributionPanel } from './components/account-panels.tsx';
 import { ExecutionPanel } from './components/execution-grid.tsx';
@@ -268,8 +268,8 @@ const AccountsArea = memo(function AccountsArea({
   positions: readonly Position[] | null;
   onAccount: (id: string) => void;
 }) {
-  const { ref, inView } = useInView({ rootMargin: '100% 0px', triggerOnce: true, fallbackInView: true });
-  if (!inView) {
+  const { ref, near } = useNearViewport('100%');
+  if (!near) {
     return (
       <div ref={ref} className="summary-accounts summary-offscreen">
         <SkeletonRows rows={4} columns={2} label="Loading accounts..." />

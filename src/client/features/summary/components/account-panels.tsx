@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Scale, Shape } from '@visx/visx';
-import { useInView } from 'react-intersection-observer';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { distribution } from '#shared/analytics/dashboard.ts';
@@ -13,6 +12,7 @@ import { dealQueries } from '#client/api/queries/deals.ts';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { useNearViewport } from '#client/ui/use-near-viewport.ts';
 import { stackStarts } from './section-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 
@@ -115,9 +115,9 @@ function TradeCard({ kind, trade, currency }: { kind: 'Best trade' | 'Worst trad
  * that opens Summary and never scrolls down does not download and parse it every 30 s.
  */
 export function AccountStatsPanel({ account }: { account: Account | null }) {
-  const { ref, inView } = useInView({ rootMargin: '50% 0px', triggerOnce: true, fallbackInView: true });
+  const { ref, near } = useNearViewport('50%');
   const query = dealQueries.historical({ account: account?.account_id, filterRebalancing: true });
-  const deals = useQuery({ ...query, enabled: query.enabled === true && inView });
+  const deals = useQuery({ ...query, enabled: query.enabled === true && near });
   const stats = deals.data?.dealsStats[0];
   let body;
   if (!account) body = <EmptyState>{NO_ACCOUNT_STATS}</EmptyState>;

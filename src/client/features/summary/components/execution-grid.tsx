@@ -1,5 +1,4 @@
 import { memo, useMemo, useState } from 'react';
-import { useInView } from 'react-intersection-observer';
 import type { Position } from '#shared/contract/positions.ts';
 import { bestPrices, durationRanking, executionGrid, type ExecutionGrid, type GridBy, type GridCell } from '#shared/analytics/dashboard.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -9,6 +8,7 @@ import { Modal } from '#client/ui/modal.tsx';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
 import { EmptyState, ErrorState } from '#client/ui/states.tsx';
 import { Tooltip } from '#client/ui/tooltip.tsx';
+import { useNearViewport } from '#client/ui/use-near-viewport.ts';
 import { ExpandButton } from './panel.tsx';
 
 export const NO_EXECUTION_DATA = 'No execution data available.';
@@ -225,7 +225,7 @@ function GridBody({ rows, error, by, wide }: { rows: readonly Position[] | null;
  */
 export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, brokerRows, brokerError, tab, onTab, wide }: ExecutionPanelProps) {
   const [expanded, setExpanded] = useState(false);
-  const { ref, inView } = useInView({ rootMargin: '100% 0px', triggerOnce: true, fallbackInView: true });
+  const { ref, near } = useNearViewport('100%');
   const rows = tab === 'account' ? accountRows : brokerRows;
   const error = tab === 'broker' ? brokerError : null;
   const tabs = (
@@ -245,7 +245,7 @@ export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, broker
         <ExpandButton label="Broker execution" onClick={() => setExpanded(true)} />
       </header>
       <div role="tabpanel" aria-label={tab === 'account' ? 'Accounts' : 'Broker'}>
-        <GridBody rows={inView ? rows : null} error={error} by={tab} wide={wide} />
+        <GridBody rows={near ? rows : null} error={error} by={tab} wide={wide} />
       </div>
       <Modal open={expanded} onClose={() => setExpanded(false)} title="Broker execution" fullScreen>
         <div className="summary-modal-tools">{tabs}</div>
