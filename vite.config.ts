@@ -55,6 +55,86 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Chunks for the screens. Each chunk a screen needs costs a phone's main thread a request of its
+ * own (the loader inserts a <link rel="modulepreload"> per chunk, about a millisecond each), and the
+ * bundler's automatic splitting gave Summary eleven, most of them a few hundred bytes of UI kit
+ * shared by a different set of screens. Instead, code that two or more screens reach through static
+ * imports, and that the first load does not already hold, goes into one `screens` chunk; what one
+ * screen alone uses stays in its own chunk, and what a screen loads on demand (modals with
+ * framer-motion, charts, PDF) stays on demand. boot.ts loads the first load with import(), which the
+ * bundler's `$initial` tag does not follow, so this plugin walks the module graph itself, once it
+ * is built and before chunks are made.
+ */
+const FIRST_LOAD = [/[\\/]node_modules[\\/]react-dom[\\/]client\.js$/, /[\\/]src[\\/]client[\\/]api[\\/]http\.ts$/, /[\\/]src[\\/]client[\\/]main\.tsx$/];
+const sharedOnDemand = new Set<string>();
+function screenChunks(): Plugin {
+  return {
+    name: 'screen-chunks',
+    apply: 'build',
+    buildEnd() {
+      const closure = (roots: string[]) => {
+        const seen = new Set<string>();
+        const stack = [...roots];
+        while (stack.length) {
+          const id = stack.pop()!;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return seen;
+      };
+      const ids = [...this.getModuleIds()];
+      const firstLoad = closure(ids.filter((id) => FIRST_LOAD.some((re) => re.test(id))));
+      // What the app loads on demand: the screens, and the dialogs, charts and reports they open.
+      const onDemand = new Set(ids.flatMap((id) => this.getModuleInfo(id)?.dynamicallyImportedIds ?? []));
+      const uses = new Map<string, number>();
+      for (const entry of onDemand) {
+        if (firstLoad.has(entry)) continue;
+        for (const id of closure([entry])) uses.set(id, (uses.get(id) ?? 0) + 1);
+      }
+      sharedOnDemand.clear();
+      for (const [id, count] of uses) if (count >= 2 && !firstLoad.has(id) && !id.endsWith('.css')) sharedOnDemand.add(id);
+    },
+  };
+}
+
+/**
+ * V8 compiles a function the first time it runs, on the main thread: a signed-in Summary compiled
+ * some 1,400 of them during its load (60 to 130 ms there, traced). This magic comment asks V8 to
+ * compile the whole chunk eagerly on the background thread that already parses it as it streams
+ * in (explicit compile hints, Chrome 136 and later; other browsers ignore the comment). Every chunk
+ * gets it but the PDF libraries', large and loaded for a report that runs a part of them.
+ */
+const PDF_LIBRARIES = /[\\/]node_modules[\\/](jspdf|jspdf-autotable|html2canvas|dompurify|canvg|core-js|fflate|stackblur-canvas|rgbcolor|svg-pathdata|raf|performance-now)[\\/]/;
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+const compileHint = (chunk: { moduleIds: readonly string[] }) => (chunk.moduleIds.some((id) => PDF_LIBRARIES.test(id)) ? '' : COMPILE_HINT);
+
+/**
+ * V8 reads the hint only as a file's first line, and Vite's preload helper puts its
+ * `__vite__mapDeps` line above the banner of every chunk with dynamic imports: the two lines trade
+ * places (neither has a source mapping, so the source map stays right).
+ */
+function compileHintFirst(): Plugin {
+  return {
+    name: 'compile-hint-first',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk') continue;
+          const [first = '', second] = chunk.code.split('\n', 2);
+          if (second === COMPILE_HINT && first.startsWith('const __vite__mapDeps=')) {
+            chunk.code = `${second}\n${first}\n${chunk.code.slice(first.length + second.length + 2)}`;
+          }
+        }
+      },
+    },
+  };
+}
+
 /** Tells one build's persisted query cache from another's (the cache buster). */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
 const buildId = `${version}-${Date.now().toString(36)}`;
@@ -63,6 +143,8 @@ export default defineConfig({
   define: { 'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId) },
   plugins: [
     react(),
+    screenChunks(),
+    compileHintFirst(),
     webManifest(),
     // Our own worker (src/client/sw.ts) so it can keep and clear per-user data; we register it
     // with workbox-window ourselves, and the manifest is the top-level file above.
@@ -88,6 +170,18 @@ export default defineConfig({
     target: 'es2022',
     // Every browser we support (es2022) has native <link rel="modulepreload">: no polyfill to run on boot.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        // Split by the set of on-demand entries that use each module (entriesAware), pieces under
+        // 24 kB merged into a neighbour: a screen loads what it uses, in a few chunks.
+        codeSplitting: {
+          groups: [{ name: 'shared', test: (id) => sharedOnDemand.has(id), includeDependenciesRecursively: false, entriesAware: true, entriesAwareMergeThreshold: 24_000 }],
+        },
+        postBanner: compileHint,
+        // The group's chunks are named after every entry that shares them; a short name will do.
+        chunkFileNames: (chunk) => (chunk.name.startsWith('shared~') ? 'assets/shared-[hash].js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   server: {
     port: 5173,

@@ -7,6 +7,13 @@ import {
   Outlet,
   redirect,
 } from '@tanstack/react-router';
+import { accountQueries } from '#client/api/queries/accounts.ts';
+import { alertQueries } from '#client/api/queries/alerts.ts';
+import { bridgeQueries } from '#client/api/queries/bridge.ts';
+import { copyRuleQueries } from '#client/api/queries/copy-rules.ts';
+import { prefetchInSteps, type Prefetch } from '#client/api/queries/prefetch.ts';
+import { hasPermission } from '#shared/domain/permissions.ts';
+import { DEFAULT_PORTFOLIO, normalisePortfolio } from '#shared/domain/portfolios.ts';
 import { ROUTES, safeRedirect } from './paths.ts';
 import { AppLayout } from './app-layout.tsx';
 import { NotFound } from '#client/ui/not-found.tsx';
@@ -52,12 +59,33 @@ const appRoute = createRoute({
       throw redirect({ to: location.pathname, search: { ...search, portfolio: param }, replace: true });
     }
   },
+  // The top bar's data (the alerts badge; the bridge switch of write users) is asked for before
+  // the bar renders.
+  loader: ({ context }) => {
+    const canWrite = hasPermission(sessionStore.get()?.restrictions, 'write');
+    const bridge: Prefetch = (client) => client.prefetchQuery(bridgeQueries.status());
+    prefetchInSteps(context.queryClient, [(client) => client.prefetchQuery(alertQueries.list()), ...(canWrite ? [bridge] : [])]);
+  },
   component: AppLayout,
 });
 
 const homeRoute = createRoute({
   getParentRoute: () => appRoute,
   path: ROUTES.home,
+  loaderDeps: ({ search }) => ({ portfolio: search.portfolio }),
+  // What Summary asks for as it mounts (the accounts, the brokers, and the masters' copy rules for
+  // the Pairs selectors of write users), asked for while its code loads. The screen's chunk is not
+  // imported here: this list names the same query factories it uses.
+  loader: ({ context, deps }) => {
+    const portfolio = (deps.portfolio === undefined ? undefined : normalisePortfolio(deps.portfolio)) ?? DEFAULT_PORTFOLIO;
+    const canWrite = hasPermission(sessionStore.get()?.restrictions, 'write');
+    const copyRules: Prefetch = (client) => client.prefetchQuery(copyRuleQueries.infos());
+    prefetchInSteps(context.queryClient, [
+      (client) => client.prefetchQuery(accountQueries.info(portfolio)),
+      (client) => client.prefetchQuery(accountQueries.brokers(portfolio)),
+      ...(canWrite ? [copyRules] : []),
+    ]);
+  },
   component: lazyRouteComponent(() => import('#client/features/summary/summary-page.tsx'), 'SummaryPage'),
 });
 const accountsRoute = createRoute({
