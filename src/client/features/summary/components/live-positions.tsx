@@ -7,6 +7,7 @@ import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumbe
 import { formatDateFr } from '#shared/format/dates.ts';
 import { pipSize } from '#shared/analytics/excursions.ts';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { FlipList } from '#client/ui/flip-list.tsx';
 import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
 import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
 
@@ -351,7 +352,12 @@ function SwipeCard({ p, onEdit, onClose }: RowProps) {
 const LiveCard = memo(
   function LiveCard(props: RowProps) {
     return (
-      <li className={props.canWrite ? 'summary-live-card summary-live-card-write' : 'ui-card summary-live-card'} data-position={positionKey(props.p)} data-entry={props.p.price_open}>
+      <li
+        className={props.canWrite ? 'summary-live-card summary-live-card-write' : 'ui-card summary-live-card'}
+        data-flip-key={positionKey(props.p)}
+        data-position={positionKey(props.p)}
+        data-entry={props.p.price_open}
+      >
         {props.canWrite ? <SwipeCard {...props} /> : <CardBody p={props.p} />}
       </li>
     );
@@ -386,12 +392,13 @@ const CARDS_PER_STEP = 3;
  * each) in one commit and layout was one of the longest tasks of Summary's load.
  */
 function LiveCards({ rows, canWrite, onEdit, onClose, label }: { rows: Position[] } & Pick<LivePositionsProps, 'canWrite' | 'onEdit' | 'onClose' | 'label'>) {
-  const shown = useSteppedCount(rows.length, CARDS_PER_STEP, CARDS_PER_STEP);
+  const shown = rows.slice(0, useSteppedCount(rows.length, CARDS_PER_STEP, CARDS_PER_STEP));
+  // Newest first: a position that opens or closes moves the cards below it, which slide there.
   return (
-    <ul className="ui-card-list summary-live-cards" aria-label={label}>
-      {rows.slice(0, shown).map((p) => (
+    <FlipList keys={shown.map(positionKey)} className="ui-card-list summary-live-cards" aria-label={label}>
+      {shown.map((p) => (
         <LiveCard key={positionKey(p)} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
       ))}
-    </ul>
+    </FlipList>
   );
 }
