@@ -56,21 +56,22 @@ function precompress(): Plugin {
 }
 
 /**
- * Chunks for the screens. Each chunk a screen needs costs a phone's main thread a request of its
- * own (the loader inserts a <link rel="modulepreload"> per chunk, about a millisecond each), and the
- * bundler's automatic splitting gave Summary eleven, most of them a few hundred bytes of UI kit
- * shared by a different set of screens. Instead, code that two or more screens reach through static
- * imports, and that the first load does not already hold, goes into one `screens` chunk; what one
- * screen alone uses stays in its own chunk, and what a screen loads on demand (modals with
- * framer-motion, charts, PDF) stays on demand. boot.ts loads the first load with import(), which the
- * bundler's `$initial` tag does not follow, so this plugin walks the module graph itself, once it
- * is built and before chunks are made.
+ * Chunks for what the app loads on demand (the screens, and the dialogs, charts and reports they
+ * open). Each chunk a screen needs costs a phone's main thread a request of its own (the loader
+ * inserts a <link rel="modulepreload"> per chunk, about a millisecond each), and the bundler's
+ * automatic splitting gave Summary ten beyond the first load, most of them a few hundred bytes of UI
+ * kit shared by a different set of screens. This plugin marks the modules that two or more
+ * on-demand entries reach through static imports and that the first load does not already hold;
+ * the `shared` group below splits them by the set of entries that use them and merges the small
+ * pieces. What one entry alone uses stays in its chunk, and what it imports on demand stays on
+ * demand. boot.ts loads the first load with import(), which the bundler's `$initial` tag does not
+ * follow, so the plugin walks the module graph itself, once it is built and before chunks are made.
  */
 const FIRST_LOAD = [/[\\/]node_modules[\\/]react-dom[\\/]client\.js$/, /[\\/]src[\\/]client[\\/]api[\\/]http\.ts$/, /[\\/]src[\\/]client[\\/]main\.tsx$/];
 const sharedOnDemand = new Set<string>();
-function screenChunks(): Plugin {
+function sharedOnDemandModules(): Plugin {
   return {
-    name: 'screen-chunks',
+    name: 'shared-on-demand-modules',
     apply: 'build',
     buildEnd() {
       const closure = (roots: string[]) => {
@@ -143,7 +144,7 @@ export default defineConfig({
   define: { 'import.meta.env.VITE_BUILD_ID': JSON.stringify(buildId) },
   plugins: [
     react(),
-    screenChunks(),
+    sharedOnDemandModules(),
     compileHintFirst(),
     webManifest(),
     // Our own worker (src/client/sw.ts) so it can keep and clear per-user data; we register it
