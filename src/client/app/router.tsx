@@ -43,6 +43,9 @@ const loginRoute = createRoute({
   component: lazyRouteComponent(() => import('#client/features/login/login-page.tsx'), 'LoginPage'),
 });
 
+/** Whether the signed-in user holds `write`: their screens also show the bridge switch and Pairs selectors. */
+const canWrite = () => hasPermission(sessionStore.get()?.restrictions, 'write');
+
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
@@ -62,9 +65,8 @@ const appRoute = createRoute({
   // The top bar's data (the alerts badge; the bridge switch of write users) is asked for before
   // the bar renders.
   loader: ({ context }) => {
-    const canWrite = hasPermission(sessionStore.get()?.restrictions, 'write');
     const bridge: Prefetch = (client) => client.prefetchQuery(bridgeQueries.status());
-    prefetchInSteps(context.queryClient, [(client) => client.prefetchQuery(alertQueries.list()), ...(canWrite ? [bridge] : [])]);
+    prefetchInSteps(context.queryClient, [(client) => client.prefetchQuery(alertQueries.list()), ...(canWrite() ? [bridge] : [])]);
   },
   component: AppLayout,
 });
@@ -78,12 +80,11 @@ const homeRoute = createRoute({
   // imported here: this list names the same query factories it uses.
   loader: ({ context, deps }) => {
     const portfolio = (deps.portfolio === undefined ? undefined : normalisePortfolio(deps.portfolio)) ?? DEFAULT_PORTFOLIO;
-    const canWrite = hasPermission(sessionStore.get()?.restrictions, 'write');
     const copyRules: Prefetch = (client) => client.prefetchQuery(copyRuleQueries.infos());
     prefetchInSteps(context.queryClient, [
       (client) => client.prefetchQuery(accountQueries.info(portfolio)),
       (client) => client.prefetchQuery(accountQueries.brokers(portfolio)),
-      ...(canWrite ? [copyRules] : []),
+      ...(canWrite() ? [copyRules] : []),
     ]);
   },
   component: lazyRouteComponent(() => import('#client/features/summary/summary-page.tsx'), 'SummaryPage'),

@@ -19,7 +19,7 @@ afterEach(() => vi.restoreAllMocks());
 const list = (keys: string[]) => (
   <FlipList keys={keys} aria-label="Positions">
     {keys.map((k) => (
-      <li key={k} data-flip-key={k}>
+      <li key={k}>
         {k}
       </li>
     ))}
@@ -30,7 +30,7 @@ const list = (keys: string[]) => (
 const slides = (): Record<string, unknown> => {
   const items = animate.mock.contexts as HTMLElement[];
   const keyframes = animate.mock.calls.map((call) => call[0] as Keyframe[]);
-  return Object.fromEntries(items.map((item, i): [string, unknown] => [item.dataset.flipKey ?? '', keyframes[i]?.[0]?.transform]));
+  return Object.fromEntries(items.map((item, i): [string, unknown] => [item.textContent ?? '', keyframes[i]?.[0]?.transform]));
 };
 
 describe('FlipList', () => {

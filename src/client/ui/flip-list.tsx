@@ -1,7 +1,7 @@
 import { Component, createRef, type ReactNode } from 'react';
 
 export interface FlipListProps {
-  /** The items' keys in display order; each item element carries its key as `data-flip-key`. */
+  /** The items' keys in display order: the list's children are one element per key, in this order. */
   keys: readonly string[];
   className?: string;
   'aria-label'?: string;
@@ -17,8 +17,10 @@ function onlyTheEndChanged(prev: readonly string[], next: readonly string[]): bo
 
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
-function itemsOf(list: HTMLElement | null): HTMLElement[] {
-  return list ? [...list.querySelectorAll<HTMLElement>(':scope > [data-flip-key]')] : [];
+/** Each item element by its key: the children and the keys come in the same order. */
+function itemsOf(list: HTMLElement | null, keys: readonly string[]): Map<string, HTMLElement> {
+  const elements = list ? [...list.children].filter((child): child is HTMLElement => child instanceof HTMLElement) : [];
+  return new Map(elements.map((element, i) => [keys[i] ?? '', element]));
 }
 
 /**
@@ -39,13 +41,14 @@ export class FlipList extends Component<FlipListProps> {
   override getSnapshotBeforeUpdate(prev: FlipListProps): Map<string, number> | null {
     if (onlyTheEndChanged(prev.keys, this.props.keys) || reducedMotion()) return null;
     // Where each item is seen now, a slide still running included.
-    return new Map(itemsOf(this.list.current).map((item) => [item.dataset.flipKey ?? '', item.getBoundingClientRect().top]));
+    const items = itemsOf(this.list.current, prev.keys);
+    return new Map([...items].map(([key, item]) => [key, item.getBoundingClientRect().top]));
   }
 
   override componentDidUpdate(_prev: FlipListProps, _state: unknown, before: Map<string, number> | null): void {
     if (!before) return;
-    for (const item of itemsOf(this.list.current)) {
-      const was = before.get(item.dataset.flipKey ?? '');
+    for (const [key, item] of itemsOf(this.list.current, this.props.keys)) {
+      const was = before.get(key);
       if (was === undefined || typeof item.animate !== 'function') continue;
       for (const running of item.getAnimations()) running.cancel();
       const offset = was - item.getBoundingClientRect().top;

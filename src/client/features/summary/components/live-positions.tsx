@@ -352,12 +352,7 @@ function SwipeCard({ p, onEdit, onClose }: RowProps) {
 const LiveCard = memo(
   function LiveCard(props: RowProps) {
     return (
-      <li
-        className={props.canWrite ? 'summary-live-card summary-live-card-write' : 'ui-card summary-live-card'}
-        data-flip-key={positionKey(props.p)}
-        data-position={positionKey(props.p)}
-        data-entry={props.p.price_open}
-      >
+      <li className={props.canWrite ? 'summary-live-card summary-live-card-write' : 'ui-card summary-live-card'} data-position={positionKey(props.p)} data-entry={props.p.price_open}>
         {props.canWrite ? <SwipeCard {...props} /> : <CardBody p={props.p} />}
       </li>
     );
@@ -393,11 +388,12 @@ const CARDS_PER_STEP = 3;
  */
 function LiveCards({ rows, canWrite, onEdit, onClose, label }: { rows: Position[] } & Pick<LivePositionsProps, 'canWrite' | 'onEdit' | 'onClose' | 'label'>) {
   const shown = rows.slice(0, useSteppedCount(rows.length, CARDS_PER_STEP, CARDS_PER_STEP));
+  const keys = shown.map(positionKey);
   // Newest first: a position that opens or closes moves the cards below it, which slide there.
   return (
-    <FlipList keys={shown.map(positionKey)} className="ui-card-list summary-live-cards" aria-label={label}>
-      {shown.map((p) => (
-        <LiveCard key={positionKey(p)} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
+    <FlipList keys={keys} className="ui-card-list summary-live-cards" aria-label={label}>
+      {shown.map((p, i) => (
+        <LiveCard key={keys[i]} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
       ))}
     </FlipList>
   );
