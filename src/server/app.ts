@@ -37,6 +37,8 @@ declare module 'fastify' {
     authStore: AuthStore;
     market: SimulatedMarket | null;
     hub: LiveHub;
+    /** Every route registered (method and routed URL pattern): for tests that walk the whole API. */
+    routeList: { method: string; url: string }[];
   }
 }
 
@@ -85,6 +87,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();
+  const routeList: { method: string; url: string }[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

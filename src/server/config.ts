@@ -12,6 +12,8 @@ const Env = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  /** Schema on the PostgreSQL server (created when missing); the server's default search_path when unset. */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').optional(),
   REDIS_URL: z.string().url().optional(),
   /** Unset: demo data is seeded when the database is empty. */
   DEMO: Flag.optional(),
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    ...(e.DATABASE_SCHEMA ? { databaseSchema: e.DATABASE_SCHEMA } : {}),
     redisUrl: e.REDIS_URL,
     demo: e.DEMO,
     staticDir: path.resolve(e.STATIC_DIR),

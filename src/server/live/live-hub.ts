@@ -49,6 +49,8 @@ export class LiveHub {
   private latest: MarketSnapshot | undefined;
   /** Serialisations made: a measure for the fan-out benchmark and tests. */
   computed = 0;
+  /** Snapshot messages written to sockets (for /metrics). */
+  snapshotsSent = 0;
 
   constructor(
     private readonly excursions: ExcursionCache,
@@ -69,6 +71,7 @@ export class LiveHub {
     feed.sockets.add(socket);
     this.feeds.set(key, feed);
     socket.send(this.message(snapshot, sub));
+    this.snapshotsSent++;
     socket.on('close', () => {
       feed.sockets.delete(socket);
       if (feed.sockets.size === 0) this.feeds.delete(key);
@@ -98,7 +101,10 @@ export class LiveHub {
       const text = this.message(snapshot, feed.sub);
       for (const socket of feed.sockets) {
         // A socket that cannot keep up skips snapshots instead of buffering without bound.
-        if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED) socket.send(text);
+        if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED) {
+          socket.send(text);
+          this.snapshotsSent++;
+        }
       }
     }
   }

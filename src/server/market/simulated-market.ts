@@ -109,6 +109,11 @@ export class SimulatedMarket implements BrokerAdapter {
     return this.current;
   }
 
+  /** Ticks run since start (for /metrics). */
+  get ticks(): number {
+    return this.seq;
+  }
+
   onUpdate(listener: (s: MarketSnapshot) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
