@@ -12,7 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
-import { openPglite, openPostgres, type Database } from './db/database.ts';
+import { isDatabaseUnavailable, openPglite, openPostgres, type Database } from './db/database.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { migrate } from './db/migrations.ts';
 import { AuthStore } from './auth/auth-store.ts';
@@ -23,12 +23,12 @@ import websocket from '@fastify/websocket';
 import { accountsRoutes } from './routes/accounts-routes.ts';
 import { tradingRoutes } from './routes/trading-routes.ts';
 import { rebatesRoutes } from './routes/rebates-routes.ts';
-import { liveRoutes } from './routes/live-routes.ts';
+import { liveRoutes, WS_CLOSE } from './routes/live-routes.ts';
 import { generateHistory, hasHistory } from './market/history.ts';
 import { SimulatedMarket } from './market/simulated-market.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
 import { LiveHub } from './live/live-hub.ts';
-import { seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
+import { awaitsDemo, seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,21 +44,20 @@ declare module 'fastify' {
 
 const BODY_LIMIT = 1024 * 1024;
 
+/** A second process on a PostgreSQL database whose market another process runs. */
+export class MarketLockedError extends Error {}
+const SESSION_SWEEP_MS = 500;
+
 async function openDatabase(config: AppConfig): Promise<{ db: Database; release: () => void }> {
   if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), release: () => {} };
   if (config.inMemory) return { db: await openPglite(null), release: () => {} };
-  const release = lockDataDir(config.dataDir);
+  const release = await lockDataDir(config.dataDir);
   try {
     return { db: await openPglite(config.dataDir), release };
   } catch (err) {
     release();
     throw err;
   }
-}
-
-async function isEmpty(db: Database): Promise<boolean> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-  return (rows[0]?.n ?? 0) === 0;
 }
 
 function validationMessage(error: FastifyError): string {
@@ -112,9 +111,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('authStore', authStore);
 
-  const demo = config.demo ?? (await isEmpty(db));
+  const demo = config.demo ?? (await awaitsDemo(db));
   if (demo) {
-    await seedDemoUsers(authStore);
     app.log.info(
       { users: DEMO_USERS.map((u) => `${u.username} / ${u.password}`) },
       'demo mode: sign in with one of these users',
@@ -125,15 +123,34 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   let market: SimulatedMarket | null = null;
   const simulated = await db.query("SELECT 1 FROM market_state WHERE key = 'history'");
   if (config.demo !== false && (demo || simulated.length > 0)) {
+    // Exactly one process runs the market on a database: two would close the same positions twice.
+    const releaseMarket = await db.holdLock('simulated-market', (err) => {
+      app.log.fatal({ err }, 'lost the market lock with its database connection: stopping the market');
+      void market?.stop().catch(() => undefined);
+      market = null;
+    });
+    if (!releaseMarket) {
+      await app.close();
+      throw new MarketLockedError(
+        'Another server process already runs the simulated market on this PostgreSQL database' +
+          (config.databaseSchema ? ` (schema ${config.databaseSchema})` : '') +
+          '. Only one may run it: stop the other one, or point this one at another database or DATABASE_SCHEMA.',
+      );
+    }
+    app.addHook('onClose', async () => {
+      await releaseMarket();
+    });
     if (!(await hasHistory(db))) {
       const started = performance.now();
-      const made = await generateHistory(db, {
-        seed: config.market.seed,
-        now: config.market.now(),
-        months: config.market.historyMonths,
-      });
-      app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
+      // The demo users and the history are written in one transaction: a crash leaves neither.
+      const made = await generateHistory(
+        db,
+        { seed: config.market.seed, now: config.market.now(), months: config.market.historyMonths },
+        demo ? (tx) => seedDemoUsers(authStore, tx) : undefined,
+      );
+      if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
     }
+    if (demo) await seedDemoUsers(authStore);
     market = new SimulatedMarket(db, {
       seed: config.market.seed,
       now: config.market.now,
@@ -157,6 +174,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) return reply.status(400).send({ message: validationMessage(error) });
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ message: 'The database is unavailable at the moment. Please try again in a few seconds.' });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });
     request.log.error({ err: error }, 'request failed');
@@ -196,8 +220,24 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(accountsRoutes, { db, market });
   await app.register(tradingRoutes, { db, market, excursions });
   await app.register(rebatesRoutes, { db });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(liveRoutes, { store: authStore, hub, market });
+  // Pings are answered by the live routes under a per-socket budget, not queued by ws without bound.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024, autoPong: false } });
+  await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
+  // A session that ends (sign-out, a disabled user, a new password, expiry) loses its sockets within
+  // a second, whichever process ended it: the open sockets' sessions are checked against the database.
+  const sweep = setInterval(() => {
+    const open = hub.sessions();
+    if (open.length === 0) return;
+    authStore.liveSessions(open).then(
+      (live) => {
+        const ended = new Set(open.filter((id) => !live.has(id)));
+        if (ended.size) hub.closeSessions(ended, WS_CLOSE.unauthorized, 'Your session has ended. Please sign in again.');
+      },
+      (err: unknown) => app.log.warn({ err }, 'session sweep failed'),
+    );
+  }, SESSION_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
 
   const staticDir = config.staticDir;
   const hasClient = staticDir !== undefined && fs.existsSync(path.join(staticDir, 'index.html'));

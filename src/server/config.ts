@@ -21,6 +21,12 @@ const Env = z.object({
   MARKET_SEED: z.coerce.number().int().min(0).max(2 ** 31).default(42),
   /** Sign-in attempts allowed per address in the 15-minute window (raised for end-to-end runs from one address). */
   LOGIN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_LOGIN_ATTEMPTS),
+  /** Comma-separated origins (scheme://host[:port]) allowed to open websockets besides the server's own. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'each origin must look like https://host[:port]'))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -37,6 +43,8 @@ export interface AppConfig {
   redisUrl: string | undefined;
   demo: boolean | undefined;
   staticDir: string | undefined;
+  /** Origins allowed to open websockets besides the server's own. */
+  allowedOrigins?: readonly string[];
   logLevel: string;
   auth: AuthConfig;
   market: MarketConfig;
@@ -103,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     demo: e.DEMO,
     staticDir: path.resolve(e.STATIC_DIR),
+    allowedOrigins: e.ALLOWED_ORIGINS,
     logLevel: e.LOG_LEVEL,
     auth: { ...DEFAULT_AUTH, loginAttemptsPerAddress: e.LOGIN_ATTEMPTS_PER_ADDRESS },
     market: { ...DEFAULT_MARKET, seed: e.MARKET_SEED },

@@ -1,5 +1,5 @@
 import { loadConfig } from './config.ts';
-import { buildApp } from './app.ts';
+import { buildApp, MarketLockedError } from './app.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 
 async function main(): Promise<void> {
@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (err) {
-    if (err instanceof DataDirLockedError) {
+    if (err instanceof DataDirLockedError || err instanceof MarketLockedError) {
       console.error(err.message);
       process.exit(1);
     }

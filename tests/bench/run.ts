@@ -48,6 +48,7 @@ const db = await openPglite(genDir);
 await migrate(db);
 const t0 = performance.now();
 const made = await generateHistory(db, { seed: 42, now: Date.now(), months: 12 });
+if (!made) throw new Error('a fresh database already had a history');
 const genMs = performance.now() - t0;
 await db.close();
 const dbMb = dirSize(genDir) / 1024 / 1024;

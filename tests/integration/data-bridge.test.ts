@@ -106,7 +106,10 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     const dd = await http<{ max_drawdown_percentage: number }>(server, 'GET', `/api/brokers/accounts/max-drawdown?account=${amc.account_id}`, { key: admin });
     expect(dd.body.max_drawdown_percentage).toBeGreaterThan(0);
     expect(dd.body.max_drawdown_percentage).toBeLessThan(100);
-    expect((await http(server, 'GET', `/api/brokers/accounts/max-drawdown?account=${amc.account_id}`, { key: investor })).status).toBe(403);
+    // Outside the caller's portfolios: the same answer as an account that does not exist.
+    const outside = await http(server, 'GET', `/api/brokers/accounts/max-drawdown?account=${amc.account_id}`, { key: investor });
+    expect(outside.status).toBe(404);
+    expect(outside.body).toEqual({ message: `Account not found: ${amc.account_id}` });
   });
 
   it('answers losses, MAE/MFE, NAV history and alerts', async () => {
@@ -304,7 +307,8 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     const wrongAccount = await connect(server, '/ws/brokers/live-positions-aggregate-by', {
       token: await ticket(server, investor), portfolio: 'Global FX', aggregate_by: 'account', account: otherAccount.account_id,
     });
-    expect((await wrongAccount.closed).code).toBe(4403);
+    // An account outside the portfolio is closed exactly like an unknown one.
+    expect(await wrongAccount.closed).toEqual({ code: 4404, reason: `Account not found: ${otherAccount.account_id}` });
     const byBroker = await connect(server, '/ws/brokers/live-positions-aggregate-by', {
       token: await ticket(server, admin), portfolio: 'Consolidated Portfolio', aggregate_by: 'broker',
     });

@@ -42,13 +42,17 @@ describe.each(BACKENDS)('permissions of every read and socket, per demo user (%s
     }
   });
 
-  it('accounts of another portfolio are refused by account-level reads', async () => {
+  it('accounts of another portfolio are answered like unknown ones by account-level reads', async () => {
     const all = await http<{ data: { account_id: string; teiko_category: string }[] }>(server, 'GET', '/api/brokers/accounts/info', { key: keys.admin });
     const amc = all.body.data.find((a) => a.teiko_category === 'AMC')!.account_id;
     for (const path of [`/api/brokers/accounts/max-drawdown?account=${amc}`, `/api/brokers/historical-deals?account=${amc}`]) {
       expect((await http(server, 'GET', path, { key: keys.admin })).status).toBe(200);
-      expect((await http(server, 'GET', path, { key: keys.manager })).status).toBe(403);
-      expect((await http(server, 'GET', path, { key: keys.investor })).status).toBe(403);
+      const unknown = await http(server, 'GET', path.replace(amc, 'no-such-account'), { key: keys.manager });
+      expect(unknown.status).toBe(404);
+      for (const who of ['manager', 'investor'] as const) {
+        const res = await http(server, 'GET', path, { key: keys[who] });
+        expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { message: `Account not found: ${amc}` } });
+      }
     }
   });
 

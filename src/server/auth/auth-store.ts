@@ -1,6 +1,7 @@
 import type { AuthConfig } from '#server/config.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { PERMISSIONS, type Permission } from '#shared/domain/permissions.ts';
+import { audit } from '#server/audit.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export interface UserRecord {
@@ -52,8 +53,8 @@ export class AuthStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async findUser(username: string): Promise<UserRecord | undefined> {
-    const rows = await this.db.query<UserRecord>(
+  async findUser(username: string, tx: Queryable = this.db): Promise<UserRecord | undefined> {
+    const rows = await tx.query<UserRecord>(
       'SELECT id, username, password_hash, status, permissions, portfolio_auth FROM users WHERE username = $1',
       [username],
     );
@@ -112,6 +113,52 @@ export class AuthStore {
       ]);
     }
     return toSessionUser(row);
+  }
+
+  /** Which of these sessions are still live (not revoked, not expired, their user active). */
+  async liveSessions(apiKeyIds: readonly number[]): Promise<Set<number>> {
+    const now = new Date(this.now());
+    const rows = await this.db.query<{ id: number }>(
+      `SELECT k.id FROM api_keys k JOIN users u ON u.id = k.user_id
+       WHERE k.id = ANY($1) AND k.revoked_at IS NULL AND k.expires_at > $2
+         AND k.created_at > $2::timestamptz - make_interval(secs => $3) AND u.status = 'active'`,
+      [apiKeyIds, now, this.cfg.absoluteTtlMs / 1000],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Ends every session of a user (and their unspent tickets), in the caller's transaction if given. */
+  async revokeAll(userId: number, tx: Queryable = this.db): Promise<number> {
+    const rows = await tx.query<{ id: number }>(
+      'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING id',
+      [userId, new Date(this.now())],
+    );
+    await tx.query('DELETE FROM ws_tickets WHERE api_key_id IN (SELECT id FROM api_keys WHERE user_id = $1)', [userId]);
+    return rows.length;
+  }
+
+  /** Disables (or enables again) a user; disabling ends every session of theirs. */
+  async setUserStatus(username: string, status: 'active' | 'disabled'): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ id: number }>('UPDATE users SET status = $2 WHERE username = $1 RETURNING id', [
+        username,
+        status,
+      ]);
+      const user = rows[0];
+      if (!user) return false;
+      const ended = status !== 'active' ? await this.revokeAll(user.id, tx) : 0;
+      await audit(tx, user.id, status === 'active' ? 'users.enable' : 'users.disable', { username, sessions_ended: ended });
+      return true;
+    });
+  }
+
+  /** Sets a new password hash and ends every session of the user. */
+  async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+      const ended = await this.revokeAll(userId, tx);
+      await audit(tx, userId, 'account.password', { sessions_ended: ended });
+    });
   }
 
   async revoke(apiKeyId: number): Promise<void> {

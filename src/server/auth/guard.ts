@@ -46,12 +46,24 @@ export function requirePermission(permission: Permission): preHandlerAsyncHookHa
   };
 }
 
-/** One guard for everything under /api: a valid x-api-key or 401. */
+/**
+ * Does this request need a session? Decided on the route the router chose (its pattern), never on
+ * the raw URL: `/%61pi/…`, `//api/…` or `/api/…/` reach a route only as the router decodes them,
+ * and the route they reach is what is protected. Every /api route needs a key unless it is
+ * declared `config: { public: true }`; an unmatched URL reaches no data (404).
+ */
+export function needsSession(request: FastifyRequest): boolean {
+  const pattern = request.routeOptions.url;
+  if (pattern === undefined) return false;
+  return /^\/api(\/|$)/.test(pattern) && request.routeOptions.config?.public !== true;
+}
+
+/** One guard for every /api route: a valid x-api-key or 401. */
 export const authGuard = fp<{ store: AuthStore }>(
   async (app, { store }) => {
     app.decorateRequest('sessionUser', null);
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/api/') || request.routeOptions.config?.public) return;
+      if (!needsSession(request)) return;
       const key = request.headers[API_KEY_HEADER];
       if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
         throw unauthorized('Authentication required: send your session key in the x-api-key header.');
@@ -59,6 +71,12 @@ export const authGuard = fp<{ store: AuthStore }>(
       const user = await store.authenticate(key);
       if (!user) throw unauthorized('Your session is invalid or has expired. Please sign in again.');
       request.sessionUser = user;
+    });
+    // Account data must never sit in a shared cache (a proxy, a CDN): every API answer says so.
+    app.addHook('onSend', async (request, reply) => {
+      const pattern = request.routeOptions.url;
+      const api = pattern === undefined ? /^\/api(\/|$|\?)/i.test(request.url) : /^\/api(\/|$)/.test(pattern);
+      if (api && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
   },
   { name: 'auth-guard' },

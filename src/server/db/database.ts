@@ -3,6 +3,25 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/**
+ * Is this error the database being out of reach (down, restarting, refusing connections, a
+ * connection cut), rather than a fault of the statement? Those answer 503 and heal by themselves.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_CODES.has(code)) return true;
+    // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now).
+    if (/^08...$/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+  }
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(
+    err.message,
+  );
+}
+
 /** Anything that runs a parameterised SQL statement: the database or one transaction. */
 export interface Queryable {
   query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]>;
@@ -14,6 +33,14 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Takes a lock named `name` for as long as this process holds it (a PostgreSQL session advisory
+   * lock on a connection of its own, scoped to the schema; the embedded database is one process's
+   * already). null when another process holds it. `onLost` is called if the lock's connection dies.
+   */
+  holdLock(name: string, onLost: (err: unknown) => void): Promise<(() => Promise<void>) | null>;
+  /** Connections of the pool (PostgreSQL), for /metrics. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -58,6 +85,10 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
         throw err;
       }
     },
+    async holdLock() {
+      return async () => {};
+    },
+    poolStats: () => undefined,
     async close() {
       await db.close();
     },
@@ -74,6 +105,8 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // An unreachable server fails a call in seconds (503) instead of holding it forever.
+    connectionTimeoutMillis: 5_000,
     types,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -89,6 +122,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn({
@@ -100,10 +134,13 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK');
+        // The first error is the one to report; a connection that cannot roll back is discarded.
+        await client.query('ROLLBACK').catch((e: unknown) => {
+          broken = e instanceof Error ? e : new Error(String(e));
+        });
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async exec(sql: string) {
@@ -117,6 +154,37 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
         client.release();
       }
     },
+    async holdLock(name: string, onLost: (err: unknown) => void) {
+      const client = await pool.connect();
+      let released = false;
+      try {
+        const rows = await client.query<{ ok: boolean }>(
+          "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':' || $1)) AS ok",
+          [name],
+        );
+        if (!rows.rows[0]?.ok) {
+          client.release();
+          return null;
+        }
+      } catch (err) {
+        client.release(true);
+        throw err;
+      }
+      client.on('error', (err) => {
+        if (!released) onLost(err);
+      });
+      return async () => {
+        if (released) return;
+        released = true;
+        try {
+          await client.query("SELECT pg_advisory_unlock(hashtext(current_schema() || ':' || $1))", [name]);
+          client.release();
+        } catch {
+          client.release(true);
+        }
+      };
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

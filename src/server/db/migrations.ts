@@ -182,6 +182,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'idempotency keys claimed before the write runs',
+    sql: `
+      ALTER TABLE idempotency_keys ADD COLUMN fingerprint TEXT NOT NULL DEFAULT '';
+      ALTER TABLE idempotency_keys ADD COLUMN state TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('pending', 'done'));
+      ALTER TABLE idempotency_keys ADD COLUMN claimed_at TIMESTAMPTZ NOT NULL DEFAULT now();
+      ALTER TABLE idempotency_keys ALTER COLUMN status DROP NOT NULL;
+      ALTER TABLE idempotency_keys ALTER COLUMN response DROP NOT NULL;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

@@ -1,6 +1,22 @@
 import type { AuthStore } from '#server/auth/auth-store.ts';
+import type { Queryable } from '#server/db/database.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
+
+const DEMO_NAMES: readonly string[] = ['admin', 'manager', 'investor'];
+
+/**
+ * Is this database waiting for the demo? True when it holds no accounts and no user but the demo
+ * users: an empty database, or one whose first start was cut off before its history was written.
+ */
+export async function awaitsDemo(db: Queryable): Promise<boolean> {
+  const rows = await db.query<{ accounts: number; others: number }>(
+    `SELECT (SELECT count(*)::int FROM accounts) AS accounts,
+            (SELECT count(*)::int FROM users WHERE NOT (username = ANY($1))) AS others`,
+    [DEMO_NAMES],
+  );
+  return rows[0]?.accounts === 0 && rows[0]?.others === 0;
+}
 
 /** The demo logins of DESIGN.md, seeded in demo mode and listed in the README. */
 export const DEMO_USERS = [
@@ -14,15 +30,16 @@ export const DEMO_USERS = [
   { username: 'investor', password: 'investor-demo', permissions: [], portfolio_auth: ['Global FX'] },
 ] as const;
 
-export async function seedDemoUsers(store: AuthStore): Promise<void> {
+/** Adds the demo users that are missing (in the caller's transaction when given). */
+export async function seedDemoUsers(store: AuthStore, tx?: Queryable): Promise<void> {
   for (const u of DEMO_USERS) {
-    if (await store.findUser(u.username)) continue;
+    if (await store.findUser(u.username, tx)) continue;
     await store.upsertUser({
       username: u.username,
       password_hash: await hashPassword(u.password),
       status: 'active',
       permissions: [...u.permissions],
       portfolio_auth: [...u.portfolio_auth],
-    });
+    }, tx);
   }
 }

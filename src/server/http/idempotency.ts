@@ -1,10 +1,53 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { badRequest, HttpError } from './errors.ts';
 
+/** How long a claimed key waits for its first request before another may take it over (a crash). */
+export const IDEMPOTENCY_CLAIM_TTL_MS = 60_000;
+/** How long a duplicate waits for the first request's answer before it is told to retry. */
+const WAIT_FOR_FIRST_MS = 30_000;
+const POLL_MS = 25;
+
+interface Stored {
+  status: number;
+  response: unknown;
+}
+
+interface KeyRow {
+  fingerprint: string;
+  state: 'pending' | 'done';
+  status: number | null;
+  response: unknown;
+  claimed_at: Date;
+}
+
+/** Canonical JSON (keys sorted), so one body sent with its fields in another order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The request a key stands for: its route and its body. */
+export function requestFingerprint(route: string, body: unknown): string {
+  return createHash('sha256').update(route).update('\n').update(canonical(body ?? null)).digest('hex');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Runs a write once per Idempotency-Key: a retry after a network error gets the first answer back
- * instead of acting twice. Without the header the write simply runs.
+ * Runs a write once per Idempotency-Key (Stripe's rule): a retry, or any number of concurrent
+ * duplicates, gets the first request's answer (its status and body) instead of acting again; the same
+ * key with another route or body is refused with 422. Without the header the write simply runs.
+ *
+ * The key is claimed in the database before the write runs (one INSERT, so two instances or two
+ * connections cannot both claim it); duplicates wait for the first answer. Answers of 4xx are stored
+ * and replayed too; a failure of the server (5xx) releases the key so a retry can run. A claim whose
+ * request died with its process is taken over after IDEMPOTENCY_CLAIM_TTL_MS.
  */
 export async function idempotent<T extends object>(
   db: Database,
@@ -13,29 +56,85 @@ export async function idempotent<T extends object>(
   userId: number,
   run: () => Promise<T>,
 ): Promise<T> {
-  const key = request.headers['idempotency-key'];
-  if (key === undefined) return run();
-  if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
-    throw badRequest('Idempotency-Key must be 1 to 200 characters.');
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return run();
+  if (typeof header !== 'string' || header.length === 0 || header.length > 200 || /\p{Cc}/u.test(header)) {
+    throw badRequest('Idempotency-Key must be 1 to 200 characters, without control characters.');
   }
+  const key = header;
   const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-  const seen = await db.query<{ route: string; status: number; response: T }>(
-    'SELECT route, status, response FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-    [userId, key],
-  );
-  const first = seen[0];
-  if (first) {
-    if (first.route !== route) throw new HttpError(422, 'This Idempotency-Key was already used for another request.');
+  const fingerprint = requestFingerprint(route, request.body);
+
+  const replay = (stored: Stored): T => {
     reply.header('idempotent-replay', 'true');
-    return first.response;
+    if (stored.status >= 400) {
+      const message = (stored.response as { message?: unknown } | null)?.message;
+      throw new HttpError(stored.status, typeof message === 'string' ? message : 'Request failed.');
+    }
+    return stored.response as T;
+  };
+
+  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+  for (;;) {
+    const claimed = await claim(db, userId, key, route, fingerprint);
+    if (claimed) break;
+    const row = (
+      await db.query<KeyRow>(
+        'SELECT fingerprint, state, status, response, claimed_at FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+        [userId, key],
+      )
+    )[0];
+    if (!row) continue; // released a moment ago: claim it again
+    if (row.fingerprint !== fingerprint) {
+      throw new HttpError(
+        422,
+        'This Idempotency-Key was already used for a different request (another route or body). Use a new key for a new request.',
+      );
+    }
+    if (row.state === 'done' && row.status !== null) return replay({ status: row.status, response: row.response });
+    if (Date.now() - row.claimed_at.getTime() > IDEMPOTENCY_CLAIM_TTL_MS) {
+      // Its first request died with its process: release it and claim it afresh.
+      await db.query(
+        "DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending' AND claimed_at = $3",
+        [userId, key, row.claimed_at],
+      );
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new HttpError(409, 'A request with this Idempotency-Key is still in progress. Retry it in a moment.');
+    }
+    await sleep(POLL_MS);
   }
-  const result = await run();
-  await db.query(
-    `INSERT INTO idempotency_keys (user_id, key, route, status, response) VALUES ($1, $2, $3, 200, $4)
-     ON CONFLICT (user_id, key) DO NOTHING`,
-    [userId, key, route, JSON.stringify(result)],
-  );
+
+  let result: T;
+  try {
+    result = await run();
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode < 500) {
+      await finish(db, userId, key, err.statusCode, { message: err.message });
+    } else {
+      await db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]).catch(() => undefined);
+    }
+    throw err;
+  }
+  await finish(db, userId, key, 200, result);
   return result;
+}
+
+async function claim(db: Queryable, userId: number, key: string, route: string, fingerprint: string): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO idempotency_keys (user_id, key, route, fingerprint, state, claimed_at) VALUES ($1, $2, $3, $4, 'pending', now())
+     ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
+    [userId, key, route, fingerprint],
+  );
+  return rows.length === 1;
+}
+
+async function finish(db: Queryable, userId: number, key: string, status: number, response: unknown): Promise<void> {
+  await db.query(
+    "UPDATE idempotency_keys SET state = 'done', status = $3, response = $4 WHERE user_id = $1 AND key = $2",
+    [userId, key, status, JSON.stringify(response)],
+  );
 }
 
 export type AuditFn = (tx: Queryable) => Promise<void>;

@@ -3,9 +3,16 @@ import type { Queryable } from '#server/db/database.ts';
 
 const MAX_AGE_MS = 60_000;
 
-/** MAE/MFE in pips per symbol over all closed trades, recomputed at most once a minute. */
+type Item = { mae: number; mfe: number };
+
+/**
+ * MAE/MFE in pips per symbol over the closed trades of the accounts a caller may see (a set of
+ * account categories), reloaded at most once a minute; each scope's figures are computed once per load.
+ */
 export class ExcursionCache {
-  private stats = new Map<string, ExcursionStats & { count: number }>();
+  /** symbol → account category → items. */
+  private items = new Map<string, Map<string, Item[]>>();
+  private computed = new Map<string, (ExcursionStats & { count: number }) | undefined>();
   private loadedAt = -Infinity;
   private loading: Promise<void> | undefined;
 
@@ -14,23 +21,34 @@ export class ExcursionCache {
     private readonly now: () => number,
   ) {}
 
-  get(symbol: string): (ExcursionStats & { count: number }) | undefined {
-    return this.stats.get(symbol);
+  /** The figures of a symbol over the trades of accounts in these categories. */
+  get(symbol: string, categories: readonly string[]): (ExcursionStats & { count: number }) | undefined {
+    const key = `${symbol}|${categories.join(',')}`;
+    if (this.computed.has(key)) return this.computed.get(key);
+    const bySymbol = this.items.get(symbol);
+    const items = bySymbol ? categories.flatMap((c) => bySymbol.get(c) ?? []) : [];
+    const stats = items.length ? { ...excursionStats(items), count: items.length } : undefined;
+    this.computed.set(key, stats);
+    return stats;
   }
 
   async refresh(force = false): Promise<void> {
     if (!force && this.now() - this.loadedAt < MAX_AGE_MS) return;
     this.loading ??= (async () => {
-      const rows = await this.db.query<{ symbol: string; mae: number; mfe: number }>(
-        "SELECT symbol, mae, mfe FROM deals WHERE kind = 'trade' AND mae IS NOT NULL AND mfe IS NOT NULL",
+      const rows = await this.db.query<{ symbol: string; teiko_category: string; mae: number; mfe: number }>(
+        `SELECT d.symbol, a.teiko_category, d.mae, d.mfe FROM deals d JOIN accounts a ON a.id = d.account_id
+         WHERE d.kind = 'trade' AND d.mae IS NOT NULL AND d.mfe IS NOT NULL`,
       );
-      const bySymbol = new Map<string, { mae: number; mfe: number }[]>();
+      const items = new Map<string, Map<string, Item[]>>();
       for (const r of rows) {
-        const list = bySymbol.get(r.symbol) ?? [];
+        const byCategory = items.get(r.symbol) ?? new Map<string, Item[]>();
+        const list = byCategory.get(r.teiko_category) ?? [];
         list.push({ mae: toPips(r.mae, r.symbol), mfe: toPips(r.mfe, r.symbol) });
-        bySymbol.set(r.symbol, list);
+        byCategory.set(r.teiko_category, list);
+        items.set(r.symbol, byCategory);
       }
-      this.stats = new Map([...bySymbol].map(([s, items]) => [s, { ...excursionStats(items), count: items.length }]));
+      this.items = items;
+      this.computed = new Map();
       this.loadedAt = this.now();
     })().finally(() => {
       this.loading = undefined;

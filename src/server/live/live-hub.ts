@@ -5,7 +5,7 @@ import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { MarketSnapshot } from '#server/market/adapter.ts';
 import { aggregatePositions, type GroupBy } from './aggregate.ts';
 import type { ExcursionCache } from './excursion-cache.ts';
-import { inScope } from '#server/auth/scope.ts';
+import { inScope, scopeCategories } from '#server/auth/scope.ts';
 
 /** What one feed shows; equal subscriptions share one computation and one serialisation per tick. */
 export interface Subscription {
@@ -18,6 +18,12 @@ export interface Subscription {
 interface Feed {
   sub: Subscription;
   sockets: Set<WebSocket>;
+}
+
+/** Whose socket it is: the sessions sweep closes it when that session ends. */
+export interface SocketOwner {
+  userId: number;
+  apiKeyId: number;
 }
 
 const MAX_BUFFERED = 1 << 20;
@@ -35,7 +41,10 @@ export function feedRows(snapshot: MarketSnapshot, sub: Subscription, excursions
     if (sub.brokerName !== undefined && acct.broker.broker_name !== sub.brokerName) return false;
     return true;
   });
-  return aggregatePositions(snapshot, filterPositionsByPortfolio(inPortfolio, sub.portfolio), sub.groupBy, excursions);
+  const categories = scopeCategories([sub.portfolio]);
+  return aggregatePositions(snapshot, filterPositionsByPortfolio(inPortfolio, sub.portfolio), sub.groupBy, {
+    get: (symbol) => excursions.get(symbol, categories),
+  });
 }
 
 /**
@@ -44,6 +53,7 @@ export function feedRows(snapshot: MarketSnapshot, sub: Subscription, excursions
  */
 export class LiveHub {
   private readonly feeds = new Map<string, Feed>();
+  private readonly owners = new Map<WebSocket, SocketOwner>();
   private timer: NodeJS.Timeout | undefined;
   private lastSent = 0;
   private latest: MarketSnapshot | undefined;
@@ -65,14 +75,16 @@ export class LiveHub {
   }
 
   /** Adds a socket to its feed and sends it the current rows at once. */
-  add(socket: WebSocket, sub: Subscription, snapshot: MarketSnapshot): void {
+  add(socket: WebSocket, sub: Subscription, snapshot: MarketSnapshot, owner?: SocketOwner): void {
     const key = subscriptionKey(sub);
     const feed = this.feeds.get(key) ?? { sub, sockets: new Set<WebSocket>() };
     feed.sockets.add(socket);
     this.feeds.set(key, feed);
+    if (owner) this.owners.set(socket, owner);
     socket.send(this.message(snapshot, sub));
     this.snapshotsSent++;
     socket.on('close', () => {
+      this.owners.delete(socket);
       feed.sockets.delete(socket);
       if (feed.sockets.size === 0) this.feeds.delete(key);
     });
@@ -107,6 +119,23 @@ export class LiveHub {
         }
       }
     }
+  }
+
+  /** The sessions behind the open sockets. */
+  sessions(): number[] {
+    return [...new Set([...this.owners.values()].map((o) => o.apiKeyId))];
+  }
+
+  /** Closes every socket opened under one of these sessions; returns how many. */
+  closeSessions(apiKeyIds: ReadonlySet<number>, code: number, reason: string): number {
+    let n = 0;
+    for (const [socket, owner] of this.owners) {
+      if (!apiKeyIds.has(owner.apiKeyId)) continue;
+      socket.close(code, reason);
+      this.owners.delete(socket);
+      n++;
+    }
+    return n;
   }
 
   close(): void {

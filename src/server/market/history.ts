@@ -100,9 +100,16 @@ export async function hasHistory(db: Queryable): Promise<boolean> {
 /**
  * First start: brokers, accounts, copy rules and months of history (deals with costs and rebates,
  * cash flows, end-of-day NAV, monthly rebates and profit sharing, alerts), deterministic from the seed,
- * written in one transaction so a crash leaves nothing half-made.
+ * written in one transaction so a crash leaves nothing half-made. `alongside` runs first in the same
+ * transaction (the demo users), so they too are written whole or not at all. Instances starting
+ * together on one PostgreSQL database take turns (an advisory lock); the later one finds the history
+ * there and returns null.
  */
-export async function generateHistory(db: Database, options: HistoryOptions): Promise<HistoryResult> {
+export async function generateHistory(
+  db: Database,
+  options: HistoryOptions,
+  alongside?: (tx: Queryable) => Promise<void>,
+): Promise<HistoryResult | null> {
   const rng = new Random(options.seed);
   const nowS = Math.floor(options.now / 1000);
   const start = startOfMonthUtc(options.now, options.months);
@@ -111,6 +118,9 @@ export async function generateHistory(db: Database, options: HistoryOptions): Pr
   const path = new PricePath(firstDay, today, rng);
 
   return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(724302)');
+    if (await hasHistory(tx)) return null;
+    await alongside?.(tx);
     // Brokers and accounts
     const brokerIds = new Map<string, number>();
     for (const b of BROKERS) {

@@ -1,9 +1,7 @@
 import type { SessionUser } from '#server/auth/auth-store.ts';
-import { assertPortfolio } from '#server/auth/guard.ts';
 import { authorisedPortfolios, inScope } from '#server/auth/scope.ts';
 import type { Queryable } from '#server/db/database.ts';
 import { notFound } from '#server/http/errors.ts';
-import { portfolioOfCategory } from '#shared/domain/portfolios.ts';
 
 export interface AccountRef {
   id: number;
@@ -16,7 +14,10 @@ export interface AccountRef {
   server: string;
 }
 
-/** An account by account_id or login, if the caller's portfolios cover it: 404 unknown, 403 outside. */
+/**
+ * An account by account_id or login, if the caller's portfolios cover it. An account outside them
+ * gets exactly the answer of an unknown one (404), so a caller cannot learn which accounts exist.
+ */
 export async function findAccount(db: Queryable, user: SessionUser, ref: string): Promise<AccountRef> {
   const rows = await db.query<AccountRef>(
     `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, a.teiko_category, a.currency, a.server
@@ -24,9 +25,6 @@ export async function findAccount(db: Queryable, user: SessionUser, ref: string)
     [ref],
   );
   const account = rows[0];
-  if (!account) throw notFound(`Account not found: ${ref}`);
-  if (!inScope(account.teiko_category, authorisedPortfolios(user))) {
-    assertPortfolio(user, portfolioOfCategory(account.teiko_category) ?? account.teiko_category);
-  }
+  if (!account || !inScope(account.teiko_category, authorisedPortfolios(user))) throw notFound(`Account not found: ${ref}`);
   return account;
 }

@@ -9,8 +9,7 @@ import {
 } from '#shared/contract/accounts.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/deals.ts';
-import { HistoricalNavResponse } from '#shared/contract/nav.ts';
-import { z } from 'zod';
+import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { portfoliosFor, scopeCategories } from '#server/auth/scope.ts';
 import { badRequest } from '#server/http/errors.ts';
@@ -259,9 +258,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
     '/api/brokers/accounts/historical_infos',
     {
       schema: {
-        querystring: z.strictObject({
-          date_id: z.string().regex(/^(1[0-2]|[1-9])\.\d{4}$/, "date_id must look like 'M.YYYY'").optional(),
-        }),
+        querystring: HistoricalInfosQuery,
         response: { 200: HistoricalNavResponse, ...errors },
       },
     },

@@ -1,14 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { LoginBody, LoginResponse, WsTicketResponse } from '#shared/contract/auth.ts';
+import { ChangePasswordBody, ChangePasswordResponse, LoginBody, LoginResponse, WsTicketResponse } from '#shared/contract/auth.ts';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import type { AuthConfig } from '#server/config.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
-import { decoyHash, verifyPassword } from '#server/auth/password.ts';
+import { decoyHash, hashPassword, verifyPassword } from '#server/auth/password.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { HttpError } from '#server/http/errors.ts';
 
 const INVALID = 'Invalid username or password.';
+export const LOGIN_MAX_DELAY_MS = 10_000;
+
+/** The wait before checking a password on a name with this many recent attempts before this one. */
+export function loginDelayMs(earlierAttempts: number, freeAttempts: number): number {
+  const over = earlierAttempts - freeAttempts + 1;
+  return over <= 0 ? 0 : Math.min(LOGIN_MAX_DELAY_MS, over * 1000);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function tooMany(res: unknown): HttpError {
   const seconds = res instanceof RateLimiterRes ? Math.ceil(res.msBeforeNext / 1000) : 60;
@@ -20,9 +29,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ store: AuthStore; auth: AuthCon
   { store, auth },
 ) => {
   const windowSeconds = Math.ceil(auth.loginWindowMs / 1000);
-  // Per address: every attempt counts. Per user name: failures count, a success clears them.
+  // Every attempt is counted before its password is checked (one atomic consume), so parallel
+  // attempts cannot all slip past a count read earlier.
+  // - Per address: every attempt counts.
+  // - Per user name and address: a wrong password counts; past the limit that pair gets 429 for the
+  //   window. The owner of the name, from their own address, is not locked out (OWASP).
+  // - Per user name, from any address: failures past the limit slow every further attempt on that
+  //   name (a second more per failure, at most LOGIN_MAX_DELAY_MS) instead of refusing it.
   const perAddress = new RateLimiterMemory({ points: auth.loginAttemptsPerAddress, duration: windowSeconds });
-  const perUser = new RateLimiterMemory({ points: auth.loginFailuresPerUser, duration: windowSeconds });
+  const perPair = new RateLimiterMemory({ points: auth.loginFailuresPerUser, duration: windowSeconds });
+  const perUser = new RateLimiterMemory({ points: 1_000_000, duration: windowSeconds });
 
   app.post(
     '/api/login',
@@ -36,22 +52,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ store: AuthStore; auth: AuthCon
     async (request) => {
       const { username, password } = request.body;
       const userKey = username.toLowerCase();
+      const pairKey = `${userKey}\u0000${request.ip}`;
       try {
         await perAddress.consume(request.ip);
+        await perPair.consume(pairKey);
       } catch (res) {
         throw tooMany(res);
       }
-      const failures = await perUser.get(userKey);
-      if (failures && failures.consumedPoints >= auth.loginFailuresPerUser) throw tooMany(failures);
+      const attempts = await perUser.consume(userKey);
+      const delay = loginDelayMs(attempts.consumedPoints - 1, auth.loginFailuresPerUser);
+      if (delay > 0) await sleep(delay);
 
       const user = await store.findUser(username);
       // An unknown user costs one hash check too, and gets the same answer as a wrong password.
       const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-      if (!user || !ok || user.status !== 'active') {
-        await perUser.consume(userKey).catch(() => undefined);
-        throw new HttpError(401, INVALID);
-      }
-      await perUser.delete(userKey);
+      if (!user || !ok || user.status !== 'active') throw new HttpError(401, INVALID);
+      // A success forgets this name's failures (the attempt itself was counted above).
+      await Promise.all([perPair.delete(pairKey), perUser.delete(userKey)]);
       const apiKey = await store.createSession(user.id);
       request.log.info({ user: user.username }, 'signed in');
       return {
@@ -71,6 +88,35 @@ export const authRoutes: FastifyPluginAsyncZod<{ store: AuthStore; auth: AuthCon
     async (request) => {
       await store.revoke(callerOf(request).apiKeyId);
       return { message: 'Signed out.' };
+    },
+  );
+
+  app.post(
+    '/api/account/password',
+    {
+      schema: {
+        body: ChangePasswordBody,
+        response: { 200: ChangePasswordResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const { current_password, new_password } = request.body;
+      const pairKey = `${caller.username.toLowerCase()}\u0000${request.ip}`;
+      try {
+        await perPair.consume(pairKey);
+      } catch (res) {
+        throw tooMany(res);
+      }
+      const user = await store.findUser(caller.username);
+      if (!user || !(await verifyPassword(current_password, user.password_hash))) {
+        throw new HttpError(403, 'Forbidden: the current password is wrong.');
+      }
+      await perPair.delete(pairKey);
+      await store.setPasswordHash(user.id, await hashPassword(new_password));
+      const apiKey = await store.createSession(user.id);
+      request.log.info({ user: user.username }, 'password changed: every other session ended');
+      return { message: 'Password changed. You are signed out everywhere else.', data: { api_key: apiKey } };
     },
   );
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
@@ -5,6 +6,7 @@ import { LiveAggregateByQuery, LiveAggregateQuery } from '#shared/contract/posit
 import { DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio } from '#shared/domain/portfolios.ts';
 import type { AuthStore, SessionUser } from '#server/auth/auth-store.ts';
 import { authorisedPortfolios, inScope } from '#server/auth/scope.ts';
+import { forbidden } from '#server/http/errors.ts';
 import type { LiveHub, Subscription } from '#server/live/live-hub.ts';
 import type { SimulatedMarket } from '#server/market/simulated-market.ts';
 
@@ -14,13 +16,55 @@ declare module 'fastify' {
   }
 }
 
-/** Websocket close codes: 4401 no or bad ticket, 4403 not authorised, 4404 unknown account or broker, 4400 bad message. */
-export const WS_CLOSE = { unauthorized: 4401, forbidden: 4403, notFound: 4404, badMessage: 4400, unavailable: 4503 } as const;
+/**
+ * Websocket close codes: 4401 no or bad ticket (or the session ended), 4403 not authorised, 4404 unknown
+ * account or broker, 4400 bad message, 4429 too many messages, 4503 no broker connected.
+ */
+export const WS_CLOSE = {
+  unauthorized: 4401,
+  forbidden: 4403,
+  notFound: 4404,
+  badMessage: 4400,
+  tooMany: 4429,
+  unavailable: 4503,
+} as const;
+
+/**
+ * What one socket may send: a ping now and then. A burst of PING_BURST messages (or protocol pings)
+ * is allowed, refilled at PING_PER_SECOND; a client past it is closed. A client that sends but does
+ * not read is cut off once its unread answers pass MAX_UNREAD_BYTES, so no socket can make the
+ * server queue answers without bound.
+ */
+export const PING_BURST = 20;
+export const PING_PER_SECOND = 2;
+export const MAX_UNREAD_BYTES = 64 * 1024;
+const CLOSE_GRACE_MS = 1000;
 
 interface Options {
   store: AuthStore;
   hub: LiveHub;
   market: SimulatedMarket | null;
+  /** Origins allowed to open a socket besides the server's own (a browser always sends Origin). */
+  allowedOrigins: readonly string[];
+}
+
+/** A token bucket per socket. */
+function messageBudget(now: () => number = Date.now): () => boolean {
+  let tokens = PING_BURST;
+  let at = now();
+  return () => {
+    const t = now();
+    tokens = Math.min(PING_BURST, tokens + ((t - at) / 1000) * PING_PER_SECOND);
+    at = t;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
+
+/** The server's own origin as a browser on this host would send it. */
+function ownOrigins(host: string | undefined): string[] {
+  return host ? [`http://${host}`, `https://${host}`] : [];
 }
 
 function choosePortfolio(user: SessionUser, requested: string | undefined): Portfolio | { code: number; reason: string } {
@@ -34,10 +78,17 @@ function choosePortfolio(user: SessionUser, requested: string | undefined): Port
   return p;
 }
 
-export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, hub, market }) => {
-  // The ticket is checked before the upgrade; the socket then closes with a code and a reason a browser can read.
-  const authenticate = async (request: { query: { token?: string | undefined }; liveAuth?: unknown }) => {
-    const token = request.query.token;
+export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, hub, market, allowedOrigins }) => {
+  // Runs after the query string is validated (a malformed request never spends its ticket) and before
+  // the upgrade. A foreign Origin is refused with a plain 403; a missing or bad ticket is told over the
+  // socket, with a close code and a reason a browser can read.
+  const authenticate = async (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !ownOrigins(request.headers.host).includes(origin) && !allowedOrigins.includes(origin)) {
+      throw forbidden(`Forbidden: websocket connections from the origin ${origin.slice(0, 100)} are not accepted.`);
+    }
+    // The query string passed its schema: token is one string or absent.
+    const { token } = request.query as { token?: string };
     const user = token ? await store.redeemTicket(token) : undefined;
     request.liveAuth = user
       ? { user }
@@ -45,8 +96,36 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
   };
 
   const serve = (socket: WebSocket, request: { liveAuth?: { user: SessionUser } | { code: number; reason: string } }, build: (user: SessionUser) => Subscription | { code: number; reason: string }) => {
+    const withinBudget = messageBudget();
+    // A client past its budget is told so (4429) and cut off if it does not close within a second or
+    // keeps sending; one that does not read its answers is cut off at once. Nothing is queued for it.
+    const closeThenCut = (code: number, reason: string) => {
+      if (socket.readyState !== socket.OPEN) {
+        socket.terminate();
+        return;
+      }
+      socket.close(code, reason);
+      setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+    };
+    const overBudget = () => closeThenCut(WS_CLOSE.tooMany, 'Too many messages');
+    const cutOff = () => {
+      if (socket.readyState === socket.OPEN && socket.bufferedAmount <= MAX_UNREAD_BYTES) return false;
+      socket.terminate();
+      return true;
+    };
+    // Protocol pings are answered by hand (autoPong is off), under the same budget.
+    socket.on('ping', (payload) => {
+      if (cutOff()) return;
+      if (!withinBudget()) overBudget();
+      else socket.pong(payload);
+    });
     // Handlers first, before anything else can happen on the socket.
     socket.on('message', (data, isBinary) => {
+      if (cutOff()) return;
+      if (!withinBudget()) {
+        overBudget();
+        return;
+      }
       let ok = false;
       if (!isBinary) {
         try {
@@ -58,7 +137,7 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
         }
       }
       if (ok) socket.send(JSON.stringify({ type: 'pong' }));
-      else socket.close(WS_CLOSE.badMessage, 'Bad message: only {"type":"ping"} is accepted');
+      else closeThenCut(WS_CLOSE.badMessage, 'Bad message: only {"type":"ping"} is accepted');
     });
     socket.on('error', () => socket.terminate());
     const auth = request.liveAuth;
@@ -75,12 +154,12 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
       socket.close(sub.code, sub.reason);
       return;
     }
-    hub.add(socket, sub, market.snapshot());
+    hub.add(socket, sub, market.snapshot(), { userId: auth.user.id, apiKeyId: auth.user.apiKeyId });
   };
 
   app.get(
     '/ws/brokers/live-positions-aggregate',
-    { websocket: true, schema: { querystring: LiveAggregateQuery }, preValidation: authenticate },
+    { websocket: true, schema: { querystring: LiveAggregateQuery }, preHandler: authenticate },
     (socket, request) =>
       serve(socket, request, (user) => {
         const portfolio = choosePortfolio(user, request.query.portfolio);
@@ -90,7 +169,7 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
 
   app.get(
     '/ws/brokers/live-positions-aggregate-by',
-    { websocket: true, schema: { querystring: LiveAggregateByQuery }, preValidation: authenticate },
+    { websocket: true, schema: { querystring: LiveAggregateByQuery }, preHandler: authenticate },
     (socket, request) =>
       serve(socket, request, (user) => {
         const q = request.query;
@@ -100,8 +179,10 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
         if (q.aggregate_by === 'account') {
           if (q.account === undefined) return { portfolio, groupBy: 'account' };
           const acct = [...snap.accounts.values()].find((a) => a.account_id === q.account || a.account === q.account);
-          if (!acct) return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
-          if (!inScope(acct.teiko_category, [portfolio])) return { code: WS_CLOSE.forbidden, reason: `Forbidden: account ${q.account}` };
+          // An account outside the portfolio is answered exactly like an unknown one: no existence leak.
+          if (!acct || !inScope(acct.teiko_category, [portfolio])) {
+            return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
+          }
           return { portfolio, groupBy: 'account', accountId: acct.id };
         }
         if (q.broker_name === undefined) return { portfolio, groupBy: 'broker' };

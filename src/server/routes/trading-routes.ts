@@ -109,11 +109,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
       const { master_id, new_allowed_pairs } = request.body;
       return idempotent(db, request, reply, user.id, async () => {
         const rule = (await rulesFor(user)).find((r) => r.master_id === master_id);
-        if (!rule) {
-          const exists = await db.query('SELECT 1 FROM accounts WHERE account_id = $1 AND is_master', [master_id]);
-          if (exists.length) throw new HttpError(403, `Forbidden: you are not authorised for the master '${master_id}'.`);
-          throw notFound(`Master not found: ${master_id}`);
-        }
+        // A master outside the caller's portfolios is answered like an unknown one.
+        if (!rule) throw notFound(`Master not found: ${master_id}`);
         const universe: readonly string[] = rule.market_type === 'Forex' ? FOREX_PAIRS : EQUITY_SYMBOLS;
         const unknown = new_allowed_pairs.filter((p) => !universe.includes(p));
         if (unknown.length) throw badRequest(`Not ${rule.market_type} instruments: ${unknown.join(', ')}`);
@@ -135,11 +132,12 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
     '/api/stats/mae_mfe',
     { schema: { querystring: MaeMfeQuery, response: { 200: MaeMfeResponse, ...errors } } },
     async (request) => {
-      callerOf(request);
+      const user = callerOf(request);
       const symbol = request.query.symbol;
       if (!INSTRUMENT_BY_SYMBOL.has(symbol)) throw notFound(`Unknown symbol: ${symbol}`);
       await excursions.refresh();
-      const s = excursions.get(symbol);
+      // Only the trades of the caller's own accounts count.
+      const s = excursions.get(symbol, scopeCategories(authorisedPortfolios(user)));
       const round = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
       return {
         symbol,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BoolParam, EpochSeconds, NullableNum, Num, PortfolioParam } from './fields.ts';
+import { BoolParam, EpochSeconds, NullableNum, Num, PortfolioParam, Text } from './fields.ts';
 
 /** GET /api/brokers/accounts/info query. `portfolio` (ours) narrows to one authorised portfolio. */
 export const AccountsInfoQuery = z.strictObject({
@@ -64,5 +64,5 @@ export const HistoricalLoss = z.object({
 });
 export const HistoricalLossesResponse = z.object({ data: z.array(HistoricalLoss) });
 
-export const MaxDrawdownQuery = z.strictObject({ account: z.string().max(100).optional() });
+export const MaxDrawdownQuery = z.strictObject({ account: Text('account', 100).optional() });
 export const MaxDrawdownResponse = z.object({ max_drawdown_percentage: Num });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MarketType } from './fields.ts';
+import { MarketType, Text } from './fields.ts';
 
 /** A master's copy rule; `master_id` is the master's account_id. account_name and broker_name are ours. */
 export const CopyRule = z.object({
@@ -13,7 +13,7 @@ export type CopyRule = z.infer<typeof CopyRule>;
 export const CopyRulesResponse = z.object({ copy_rules: z.array(CopyRule) });
 
 export const AllowedPairsBody = z.strictObject({
-  master_id: z.string().min(1).max(100),
-  new_allowed_pairs: z.array(z.string().min(1).max(20)).max(100),
+  master_id: Text('master_id', 100),
+  new_allowed_pairs: z.array(Text('new_allowed_pairs[]', 20)).max(100),
 });
 export type AllowedPairsBody = z.infer<typeof AllowedPairsBody>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { BoolParam, EpochSeconds, NullableNum, Num } from './fields.ts';
+import { BoolParam, EpochSeconds, NullableNum, Num, Text } from './fields.ts';
 
 export const HistoricalDealsQuery = z.strictObject({
-  account: z.string().max(100).optional(),
+  account: Text('account', 100).optional(),
   filter_rebalancing: BoolParam.optional(),
   start_date: z.coerce
     .number({ error: () => 'start_date must be epoch seconds' })

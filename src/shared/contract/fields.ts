@@ -16,6 +16,18 @@ export const RebatePortfolioParam = z.enum([...portfolioValues, 'All'], {
   error: () => `portfolio must be one of: ${[...PORTFOLIOS, 'All'].join(', ')}`,
 });
 
+/**
+ * A client's text field: 1..max characters and no control character (U+0000–U+001F, U+007F–U+009F).
+ * PostgreSQL refuses NUL in text, and no name, login or symbol holds a control character.
+ */
+export function Text(field: string, max: number) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
+    .min(1, `${field} must not be empty`)
+    .max(max, `${field} is too long (at most ${max} characters)`)
+    .regex(/^[^\p{Cc}]*$/u, `${field} must not contain control characters`);
+}
+
 /** Query-string booleans: 'true' / 'false'. */
 export const BoolParam = z.enum(['true', 'false'], { error: () => "must be 'true' or 'false'" }).transform((v) => v === 'true');
 

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { EpochSeconds, Num } from './fields.ts';
 
+/** GET /api/brokers/accounts/historical_infos query: a month as 'M.YYYY' (1970 to 2999). */
+export const HistoricalInfosQuery = z.strictObject({
+  date_id: z
+    .string()
+    .regex(/^(1[0-2]|[1-9])\.(19[7-9]\d|2\d{3})$/, "date_id must look like 'M.YYYY' (a month from 1.1970 to 12.2999)")
+    .optional(),
+});
+
 /** Historical NAV row (SPEC §3): date_id 'M.YYYY', date_day the day of the month. */
 export const NavRow = z.object({
   account_id: z.string(),

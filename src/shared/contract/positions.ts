@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side } from './fields.ts';
+import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side, Text } from './fields.ts';
 
 /**
  * A live position row (SPEC §3), one account's position or an aggregate of several with the same
@@ -65,7 +65,7 @@ const Price = z
 /** POST /api/positions/set-tp-sl-by-symbol. `portfolio` (ours, optional) narrows the positions touched. */
 export const SetTpSlBody = z.strictObject({
   category: MarketType,
-  symbol: z.string().min(1).max(20),
+  symbol: Text('symbol', 20),
   direction: Direction,
   currency: Currency,
   take_profit: Price,
@@ -77,7 +77,7 @@ export type SetTpSlBody = z.infer<typeof SetTpSlBody>;
 /** POST /api/positions/close-by-symbol. */
 export const CloseBySymbolBody = z.strictObject({
   category: MarketType,
-  symbol: z.string().min(1).max(20),
+  symbol: Text('symbol', 20),
   direction: Direction,
   currency: Currency,
   portfolio: PortfolioParam.optional(),
@@ -86,13 +86,13 @@ export type CloseBySymbolBody = z.infer<typeof CloseBySymbolBody>;
 
 /** Live feed query strings (SPEC §7); `token` is the single-use ticket of POST /api/ws-ticket. */
 export const LiveAggregateQuery = z.strictObject({
-  token: z.string().min(1).max(200).optional(),
+  token: Text('token', 200).optional(),
   portfolio: PortfolioParam.optional(),
 });
 export const LiveAggregateByQuery = z.strictObject({
-  token: z.string().min(1).max(200).optional(),
+  token: Text('token', 200).optional(),
   portfolio: PortfolioParam.optional(),
   aggregate_by: z.enum(['account', 'broker'], { error: () => "aggregate_by must be 'account' or 'broker'" }),
-  account: z.string().min(1).max(100).optional(),
-  broker_name: z.string().min(1).max(100).optional(),
+  account: Text('account', 100).optional(),
+  broker_name: Text('broker_name', 100).optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { NullableNum } from './fields.ts';
+import { NullableNum, Text } from './fields.ts';
 
-export const MaeMfeQuery = z.strictObject({ symbol: z.string().min(1).max(20) });
+export const MaeMfeQuery = z.strictObject({ symbol: Text('symbol', 20) });
 /** MAE/MFE over the symbol's closed deals, in pips (DOMAIN.md). */
 export const MaeMfeResponse = z.object({
   symbol: z.string(),

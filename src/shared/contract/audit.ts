@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { EpochSeconds } from './fields.ts';
+
+/** A whole number from the query string ('2' → 2) within 1..max; anything else is a 400. */
+function QueryInt(field: string, max: number, message = `${field} must be a whole number from 1 to ${max}`) {
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(1, message).max(max, message));
+}
+
+/** GET /api/audit query: pages of the audit log, newest first. */
+export const AuditQuery = z.strictObject({
+  page: QueryInt('page', 1_000_000, 'page must be a whole number ≥ 1').default(1).describe('1-based page (default 1)'),
+  page_size: QueryInt('page_size', 200).default(50).describe('rows per page, 1..200 (default 50)'),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  datetime: EpochSeconds.describe('epoch seconds'),
+  username: z.string().nullable().describe('null when the user was deleted since'),
+  action: z.string().describe("what was done, e.g. 'bridge.start', 'position.close'"),
+  details: z.record(z.string(), z.unknown()).describe('the action’s parameters'),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/** Every user's changes: a user with the write permission sees all audit rows, not only their own. */
+export const AuditResponse = z
+  .object({
+    data: z.array(AuditEntry),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    total: z.number().int().describe('rows in the whole log'),
+  })
+  .describe('The audit log of every user, newest first (write permission: all rows are visible).');
+export type AuditResponse = z.infer<typeof AuditResponse>;
