@@ -28,6 +28,10 @@ import { generateHistory, hasHistory } from './market/history.ts';
 import { SimulatedMarket } from './market/simulated-market.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
 import { LiveHub } from './live/live-hub.ts';
+import { registerOpenApi } from './ops/openapi.ts';
+import { healthRoutes } from './ops/health-routes.ts';
+import { metricsPlugin } from './ops/metrics.ts';
+import { auditRoutes } from './ops/audit-routes.ts';
 import { awaitsDemo, seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
 
 declare module 'fastify' {
@@ -47,6 +51,8 @@ const BODY_LIMIT = 1024 * 1024;
 /** A second process on a PostgreSQL database whose market another process runs. */
 export class MarketLockedError extends Error {}
 const SESSION_SWEEP_MS = 500;
+const MARKET_LOCK = 'simulated-market';
+const MARKET_RELOCK_MS = 2_000;
 
 async function openDatabase(config: AppConfig): Promise<{ db: Database; release: () => void }> {
   if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), release: () => {} };
@@ -124,11 +130,31 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const simulated = await db.query("SELECT 1 FROM market_state WHERE key = 'history'");
   if (config.demo !== false && (demo || simulated.length > 0)) {
     // Exactly one process runs the market on a database: two would close the same positions twice.
-    const releaseMarket = await db.holdLock('simulated-market', (err) => {
-      app.log.fatal({ err }, 'lost the market lock with its database connection: stopping the market');
-      void market?.stop().catch(() => undefined);
-      market = null;
-    });
+    // If the lock's connection dies, the market pauses (no tick, writes answer 503) until this
+    // process holds the lock again, then reloads its state from the database and goes on.
+    let releaseMarket: (() => Promise<void>) | null = null;
+    let relocking: NodeJS.Timeout | undefined;
+    const onLost = (err: unknown) => {
+      if (relocking || closing) return;
+      app.log.error({ err }, 'lost the market lock with its database connection: the market pauses');
+      market?.pause();
+      releaseMarket = null;
+      relocking = setInterval(() => {
+        db.holdLock(MARKET_LOCK, onLost).then(
+          async (release) => {
+            if (!release || closing) return void (await release?.());
+            clearInterval(relocking);
+            relocking = undefined;
+            releaseMarket = release;
+            await market?.resume();
+            app.log.info('market lock taken again: the market runs');
+          },
+          () => undefined,
+        );
+      }, MARKET_RELOCK_MS);
+    };
+    let closing = false;
+    releaseMarket = await db.holdLock(MARKET_LOCK, onLost);
     if (!releaseMarket) {
       await app.close();
       throw new MarketLockedError(
@@ -138,7 +164,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       );
     }
     app.addHook('onClose', async () => {
-      await releaseMarket();
+      closing = true;
+      clearInterval(relocking);
+      await releaseMarket?.();
     });
     if (!(await hasHistory(db))) {
       const started = performance.now();
@@ -214,6 +242,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     threshold: 1024,
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
+  await registerOpenApi(app);
   await app.register(authGuard, { store: authStore });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
   await app.register(bridgeRoutes, { db, onChange: (running) => void market?.setCopying(running) });
@@ -223,6 +252,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // Pings are answered by the live routes under a per-socket budget, not queued by ws without bound.
   await app.register(websocket, { options: { maxPayload: 64 * 1024, autoPong: false } });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
+  await app.register(healthRoutes);
+  await app.register(metricsPlugin);
+  await app.register(auditRoutes, { db });
   // A session that ends (sign-out, a disabled user, a new password, expiry) loses its sockets within
   // a second, whichever process ended it: the open sockets' sessions are checked against the database.
   const sweep = setInterval(() => {

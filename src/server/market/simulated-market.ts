@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '#server/db/database.ts';
+import { HttpError } from '#server/http/errors.ts';
 import type { BrokerAdapter, BrokerInfo, InTransaction, LiveAccount, LivePosition, MarketSnapshot } from './adapter.ts';
 import { convert, INSTRUMENTS, instrument, roundPrice, type MarketType } from './instruments.ts';
 import { DAY_S, dayOf } from './price-path.ts';
@@ -72,6 +73,7 @@ export class SimulatedMarket implements BrokerAdapter {
   private marginAlerted = new Map<number, number>();
   private staleAlerted = false;
   private current: MarketSnapshot;
+  private paused = false;
   /** Bumped whenever deals are written: readers cache per-account deal totals against it. */
   dealsVersion = 0;
 
@@ -102,7 +104,30 @@ export class SimulatedMarket implements BrokerAdapter {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.serial.run(() => this.flush());
+    if (!this.paused) await this.serial.run(() => this.flush());
+  }
+
+  /**
+   * Stops the clock and refuses writes (503) without touching the database: this process no longer
+   * holds the market's lock (its connection was lost), so another may be running it.
+   */
+  pause(): void {
+    this.paused = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The lock is back: reload everything from the database (the truth) and run again. */
+  async resume(): Promise<void> {
+    await this.serial.run(() => this.load());
+    this.paused = false;
+    await this.start();
+  }
+
+  private assertRunning(): void {
+    if (this.paused) {
+      throw new HttpError(503, 'The market is paused while its database connection is restored. Please try again in a few seconds.');
+    }
   }
 
   snapshot(): MarketSnapshot {
@@ -197,6 +222,7 @@ export class SimulatedMarket implements BrokerAdapter {
   /** One step of the market: prices, positions, stops, masters' decisions, copying, persistence. */
   tick(): Promise<void> {
     return this.serial.run(async () => {
+      if (this.paused) return;
       const now = this.options.now();
       const dt = Math.max(0.05, Math.min(5, (now - this.lastTick) / 1000));
       const prevDay = dayOf(Math.floor(this.lastTick / 1000));
@@ -442,6 +468,7 @@ export class SimulatedMarket implements BrokerAdapter {
   }
 
   async close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
+    this.assertRunning();
     return this.serial.run(async () => {
       const n = await this.closeNow(positionIds, inTx);
       this.updateAccounts(this.options.now() / 1000);
@@ -456,6 +483,7 @@ export class SimulatedMarket implements BrokerAdapter {
     stopLoss: number | null,
     inTx?: InTransaction,
   ): Promise<number> {
+    this.assertRunning();
     return this.serial.run(async () => {
       const ids = new Set(positionIds.filter((id) => this.positions.has(id)));
       if (this.copying) {

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HealthResponse, ReadyResponse } from '#shared/contract/ops.ts';
+import type { Queryable } from '#server/db/database.ts';
+
+const DB_CHECK_TIMEOUT_MS = 2_000;
+
+/** Runs SELECT 1; fails after `timeoutMs` (a hung connection must not hang the probe). */
+export async function checkDatabase(db: Queryable, timeoutMs = DB_CHECK_TIMEOUT_MS): Promise<{ ok: boolean; message?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to SELECT 1 within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([db.query('SELECT 1'), timeout]);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Why this process has no simulated market (app.ts builds one only in these cases). */
+function marketState(app: FastifyInstance): { running: boolean; reason?: string } {
+  if (app.market !== null) return { running: true };
+  if (app.config.demo === false) return { running: false, reason: 'DEMO=0: no simulated market' };
+  return { running: false, reason: 'no simulated market on this database (it was not made in demo mode)' };
+}
+
+/** GET /health (liveness) and GET /ready (readiness), public, for load balancers and orchestrators. */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/health',
+    {
+      config: { public: true },
+      schema: { description: 'Liveness: 200 while the process runs.', response: { 200: HealthResponse } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      config: { public: true },
+      schema: {
+        description: 'Readiness: 200 when the database answers SELECT 1 within 2 s, 503 otherwise.',
+        response: { 200: ReadyResponse, 503: ReadyResponse },
+      },
+    },
+    async (_request, reply) => {
+      const database = await checkDatabase(app.db);
+      if (!database.ok) app.log.warn({ message: database.message }, 'readiness: database check failed');
+      // The market is reported, not required: without it the server still serves the stored data
+      // (accounts, history, NAV), and a market run by another process is not this one's to wait for.
+      const ready = database.ok;
+      return reply.status(ready ? 200 : 503).send({ ready, database: { ...database, kind: app.db.kind }, market: marketState(app) });
+    },
+  );
+};

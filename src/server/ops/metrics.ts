@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { z } from 'zod';
+import { readBridgeState } from '#server/routes/bridge-routes.ts';
+
+type PoolStats = { total: number; idle: number; waiting: number };
+
+/** The route label of a request: its routed pattern, never the raw URL (bounded label values). */
+const UNMATCHED = 'unmatched';
+
+/**
+ * GET /metrics in the Prometheus text format, from a registry of this app's own (tests build many
+ * apps in one process; the global default registry would mix them and refuse duplicate names).
+ */
+export const metricsPlugin = fp(
+  async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    const register = new Registry();
+    collectDefaultMetrics({ register });
+
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, routed pattern and status code',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      registers: [register],
+    });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method and routed pattern',
+      labelNames: ['method', 'route'] as const,
+      registers: [register],
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? UNMATCHED;
+      requests.inc({ method: request.method, route, status_code: String(reply.statusCode) });
+      duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+
+    // Read at scrape time from the objects that own the figures.
+    new Gauge({
+      name: 'ws_open_sockets',
+      help: 'Open live-feed websockets',
+      registers: [register],
+      collect() {
+        this.set(app.hub.socketCount);
+      },
+    });
+    new Counter({
+      name: 'ws_snapshots_sent_total',
+      help: 'Snapshot messages written to live-feed websockets since start',
+      registers: [register],
+      collect() {
+        this.reset();
+        this.inc(app.hub.snapshotsSent);
+      },
+    });
+    new Counter({
+      name: 'market_ticks_total',
+      help: 'Ticks of the simulated market since start (0 without a market in this process)',
+      registers: [register],
+      collect() {
+        this.reset();
+        this.inc(app.market?.ticks ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'bridge_running',
+      help: 'The data bridge is on (1) or off (0), as stored in the database; NaN when it cannot be read',
+      registers: [register],
+      async collect() {
+        try {
+          this.set((await readBridgeState(app.db)).running ? 1 : 0);
+        } catch (err) {
+          app.log.warn({ err }, 'metrics: cannot read the bridge state');
+          this.set(Number.NaN);
+        }
+      },
+    });
+    new Gauge({
+      name: 'db_pool_clients',
+      help: 'PostgreSQL pool: connections open (total), idle, and queries waiting for one (absent on PGlite)',
+      labelNames: ['state'] as const,
+      registers: [register],
+      collect() {
+        // Read defensively: only a PostgreSQL database has a pool.
+        const stats = (app.db as { poolStats?: () => PoolStats | undefined }).poolStats?.();
+        this.reset();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+
+    app.get(
+      '/metrics',
+      {
+        config: { public: true },
+        schema: {
+          description: 'Prometheus metrics of this process (text exposition format).',
+          response: {
+            200: { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
+          },
+        },
+      },
+      async (_request, reply) => {
+        const text = await register.metrics();
+        return reply.type(register.contentType).send(text);
+      },
+    );
+
+    app.addHook('onClose', async () => register.clear());
+  },
+  { name: 'ops-metrics' },
+);
