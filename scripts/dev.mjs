@@ -5,7 +5,12 @@ const port = process.env.PORT ?? '8080';
 const children = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', 'src/server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: port },
+    // The browser's sockets come through Vite's proxy with Vite's origin.
+    env: {
+      ...process.env,
+      PORT: port,
+      ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? 'http://localhost:5173,http://127.0.0.1:5173',
+    },
   }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { stdio: 'inherit', env: { ...process.env, PORT: port } }),
 ];
