@@ -17,7 +17,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now).
     if (/^08...$/.test(code) || /^57P0[1-3]$/.test(code)) return true;
   }
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connection is closed/i.test(
     err.message,
   );
 }
@@ -105,8 +105,13 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    // An unreachable server fails a call in seconds (503) instead of holding it forever.
+    // An unreachable server fails a call in seconds (503) instead of holding it forever: a new
+    // connection gives up after 5 s, a statement on a connection whose server went silent (a
+    // network partition drops packets instead of refusing them) after 15 s, and TCP keepalive
+    // finds such dead connections in the pool.
     connectionTimeoutMillis: 5_000,
+    query_timeout: 15_000,
+    keepAlive: true,
     types,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
