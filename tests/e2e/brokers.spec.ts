@@ -118,7 +118,7 @@ test('admin: broker figures equal the sums of its accounts and rebate rows, and 
       }
     }
   };
-  await expect(card.getByRole('region', { name: 'Rebates by account' })).toBeVisible();
+  await expect(card.getByRole('group', { name: 'Rebates by account' })).toBeVisible();
   await checkCard(rows, false);
   const newest = months[0]!;
   await monthButton.click();
@@ -127,7 +127,7 @@ test('admin: broker figures equal the sums of its accounts and rebate rows, and 
   const monthRows = rows.filter((r) => r.month === newest && (r.total_rebate !== 0 || r.balance !== 0 || r.profit_sharing_amount !== 0));
   if (monthRows.length === 0) await expect(card).toContainText('No rebate data for the selected period.');
   else await checkCard(monthRows, true);
-  const maxHeight = await card.getByRole('region', { name: 'Rebates by account' }).evaluate((el) => getComputedStyle(el).maxHeight);
+  const maxHeight = await card.getByRole('group', { name: 'Rebates by account' }).evaluate((el) => getComputedStyle(el).maxHeight);
   expect(parseFloat(maxHeight)).toBeCloseTo((isMobile ? 844 : 900) * 0.25, 0);
 
   // Expand opens the summary in a modal.

@@ -12,9 +12,11 @@ export function PortfolioSelect() {
   return (
     <Dropdown
       label="Select Portfolio"
+      titledMenu
       options={options}
       value={options.some((o) => o.value === portfolio) ? portfolio : null}
-      placeholder={portfolio}
+      // With no portfolio at all the button must not claim one.
+      placeholder={options.length === 0 ? 'No portfolios' : portfolio}
       emptyText="No portfolios"
       onChange={setPortfolio}
       align="right"

@@ -46,7 +46,7 @@ export function TopBar() {
             <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
         </button>
-        <Link to={ROUTES.home} className="brand" onClick={() => setMenuOpen(false)}>
+        <Link to={ROUTES.home} className="brand" aria-label="Copy Monitor, Summary" onClick={() => setMenuOpen(false)}>
           <span className="brand-mark" aria-hidden="true" />
           <span className="brand-name">Copy Monitor</span>
         </Link>

@@ -23,6 +23,8 @@ interface PopupProps {
   label: string;
   /** Shows `label` above the trigger instead of only to assistive technology. */
   showLabel?: boolean;
+  /** Shows `label` as the open menu's visible title (e.g. 'Select Portfolio' in the top bar). */
+  titledMenu?: boolean;
   /** Max height of the menu before it scrolls, e.g. 400 for the pair selector. */
   maxHeight?: number | string;
   /** Which edge of the trigger the menu lines up with; 'right' for menus near the right edge. */
@@ -83,6 +85,7 @@ function Chevron() {
 export function Dropdown<V extends string>({
   label,
   showLabel = false,
+  titledMenu = false,
   options,
   value,
   onChange,
@@ -243,6 +246,11 @@ export function Dropdown<V extends string>({
           style={menuStyle(maxHeight)}
           onKeyDown={onListKeyDown}
         >
+          {titledMenu ? (
+            <li role="presentation" className="ui-dropdown-title" aria-hidden="true">
+              {label}
+            </li>
+          ) : null}
           {options.length === 0 ? (
             <li role="presentation" className="ui-dropdown-empty">
               {emptyText}

@@ -79,9 +79,11 @@ export function SortableTable<T, K extends string = string>({
     <div
       className={className ? `ui-table-scroll ${className}` : 'ui-table-scroll'}
       style={maxHeight === undefined ? undefined : { maxHeight }}
-      role={label === undefined ? undefined : 'region'}
+      // A named group, not a region: the panel around a table is already the landmark, and two
+      // landmarks of one name confuse a screen reader's landmark list.
+      role={label === undefined ? undefined : 'group'}
       aria-label={label}
-      // Keyboard users can scroll the region when it overflows.
+      // Keyboard users can scroll the table when it overflows.
       tabIndex={0}
     >
       <table className="ui-table" aria-label={caption === undefined ? label : undefined}>

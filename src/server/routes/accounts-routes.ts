@@ -126,6 +126,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
             last_update: l?.last_update ?? epoch(r.last_update),
             account_currency: r.currency,
             balance_currency: Math.round(toEur(balance, r.currency) * 100) / 100,
+            equity_currency: Math.round(toEur(equity, r.currency) * 100) / 100,
+            pnl_currency: Math.round(toEur(pnl, r.currency) * 100) / 100,
             server: r.server,
             server_name: r.server_name,
             is_master: r.is_master,
@@ -163,7 +165,15 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
          WHERE a.teiko_category = ANY($1) GROUP BY a.id ORDER BY a.account_name`,
         [categories, now],
       );
-      return { data: rows };
+      const eur = (x: number, currency: string) => Math.round(toEur(x, currency) * 100) / 100;
+      return {
+        data: rows.map((r) => ({
+          ...r,
+          pnl_24_hours_currency: eur(r.pnl_24_hours, r.currency),
+          pnl_2_days_currency: eur(r.pnl_2_days, r.currency),
+          pnl_7_days_currency: eur(r.pnl_7_days, r.currency),
+        })),
+      };
     },
   );
 

@@ -31,6 +31,9 @@ export const Account = z.object({
   last_update: EpochSeconds,
   account_currency: z.string(),
   balance_currency: Num,
+  /** Ours: equity and floating P/L in EUR, so a portfolio's accounts add up. */
+  equity_currency: Num,
+  pnl_currency: Num,
   server: z.string(),
   server_name: z.string(),
   is_master: z.boolean(),
@@ -61,7 +64,12 @@ export const HistoricalLoss = z.object({
   pnl_24_hours: Num,
   pnl_2_days: Num,
   pnl_7_days: Num,
+  /** Ours: the same windows in EUR. */
+  pnl_24_hours_currency: Num,
+  pnl_2_days_currency: Num,
+  pnl_7_days_currency: Num,
 });
+export type HistoricalLoss = z.infer<typeof HistoricalLoss>;
 export const HistoricalLossesResponse = z.object({ data: z.array(HistoricalLoss) });
 
 export const MaxDrawdownQuery = z.strictObject({ account: Text('account', 100).optional() });

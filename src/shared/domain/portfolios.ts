@@ -39,3 +39,8 @@ export function portfolioOfCategory(category: string): Portfolio | undefined {
   const entry = Object.entries(CATEGORY_OF).find(([, c]) => c === category);
   return entry ? (entry[0] as Portfolio) : undefined;
 }
+
+/** What a person reads for an account category: its portfolio's name ('global forex' reads 'Global FX'). */
+export function categoryLabel(category: string): string {
+  return portfolioOfCategory(category) ?? category;
+}

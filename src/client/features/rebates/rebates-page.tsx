@@ -104,19 +104,20 @@ function RebatesContent() {
           },
         ]
       : []),
-    {
-      key: 'name',
-      header: byAccount ? 'Account' : 'Broker',
-      render: (row) =>
-        byAccount ? (
-          row.name
-        ) : (
-          <span className="rebates-broker">
-            <BrokerIcon broker={row.name} size={22} />
-            <span className="rebates-name">{row.name}</span>
-          </span>
-        ),
-    },
+    // Grouped by broker, the row's name is its broker: the column sorts by brokerName, so the
+    // default order (brokerName ascending, SPEC §4) is marked on it.
+    byAccount
+      ? { key: 'name' as const, header: 'Account', render: (row: RebateAggregate) => row.name }
+      : {
+          key: 'brokerName' as const,
+          header: 'Broker',
+          render: (row: RebateAggregate) => (
+            <span className="rebates-broker">
+              <BrokerIcon broker={row.name} size={22} />
+              <span className="rebates-name">{row.name}</span>
+            </span>
+          ),
+        },
     { key: 'balance', header: 'Balance', align: 'right', render: (row) => formatRebateMoney(row.balance, row.currency) },
     {
       key: 'totalRebate',

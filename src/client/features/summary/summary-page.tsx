@@ -24,11 +24,15 @@ import { positionKey } from './components/live-positions.tsx';
 import { TradesPanel } from './components/panel.tsx';
 import { ClosePositionModal, EditPositionModal } from './components/position-modals.tsx';
 import { SectionHeader, SectionsSkeleton } from './components/section-header.tsx';
+import { KeyFigures } from './components/key-figures.tsx';
 import './summary.css';
 
 type MasterMode = 'masters' | 'all';
 type Action = { kind: 'edit' | 'close'; position: Position };
 
+// SPEC §4's master filter modes, for the header's volume bars: one bar per master, or one for every
+// account. The trades panels have their own filter (masters' or followers' positions): each control
+// carries a visible label saying what it filters.
 const MASTER_MODES = [
   { value: 'masters', label: 'Masters' },
   { value: 'all', label: 'All' },
@@ -73,7 +77,12 @@ const MastersPanel = memo(function MastersPanel({
     <section className="summary-panel summary-header" aria-labelledby="summary-masters-title">
       <header className="summary-panel-header">
         <h2 id="summary-masters-title">Master accounts</h2>
-        <SegmentedControl label="Master filter" options={MASTER_MODES} value={mode} onChange={onMode} />
+        <div className="summary-filter">
+          <span className="summary-filter-label" aria-hidden="true">
+            Volume bars of
+          </span>
+          <SegmentedControl label="Volume bars of" options={MASTER_MODES} value={mode} onChange={onMode} />
+        </div>
       </header>
       {headers === null ? (
         <SectionsSkeleton count={placeholders} canWrite={canWrite} />
@@ -189,6 +198,8 @@ function SummaryScreen({ stage }: { stage: number }) {
     <div className="summary">
       <PageTitle>Summary</PageTitle>
 
+      <KeyFigures accounts={accountsData} portfolio={portfolio} />
+
       <MastersPanel sections={sections} placeholders={placeholders} portfolio={portfolio} mode={mode} onMode={setMode} canWrite={canWrite} />
 
       <div className="summary-toolbar">
@@ -197,7 +208,9 @@ function SummaryScreen({ stage }: { stage: number }) {
           <span className="summary-switch-track" aria-hidden="true" />
           <span>Master only</span>
         </label>
-        <span className="summary-sub">{masterOnly ? 'Showing master positions' : 'Showing follower positions'}</span>
+        <span className="summary-sub" role="status">
+          {masterOnly ? 'Trades below: masters’ positions only' : 'Trades below: followers’ positions (the copies)'}
+        </span>
       </div>
 
       <div className={bothPanels ? 'summary-trades summary-trades-two' : 'summary-trades'}>

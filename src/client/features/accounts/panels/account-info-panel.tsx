@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Account } from '#shared/contract/accounts.ts';
-import { portfolioOfCategory } from '#shared/domain/portfolios.ts';
+import { categoryLabel } from '#shared/domain/portfolios.ts';
+import { lossFigures, useAccountLosses } from '#client/features/accounts/account-losses.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent, MISSING_VALUE } from '#shared/format/numbers.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
@@ -11,6 +12,7 @@ import { FigureList, toneOf } from '#client/ui/figure-list.tsx';
 /** Account info panel (SPEC §2): Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category. */
 export function AccountInfoPanel({ account }: { account: Account | undefined }) {
   const drawdown = useQuery(accountQueries.maxDrawdown(account?.account_id));
+  const losses = useAccountLosses(account?.account_id);
   if (account === undefined) {
     return (
       <SectionPanel title="Information">
@@ -35,7 +37,8 @@ export function AccountInfoPanel({ account }: { account: Account | undefined }) 
           { label: 'Margin level', value: formatPercent(account.margin_level), raw: account.margin_level },
           { label: 'Fees', value: formatMoney(account.total_fees, c), raw: account.total_fees },
           { label: 'Swap', value: formatMoney(account.total_swap, c), tone: toneOf(account.total_swap), raw: account.total_swap },
-          { label: 'Category', value: portfolioOfCategory(account.teiko_category) ?? account.teiko_category, raw: account.teiko_category },
+          { label: 'Category', value: categoryLabel(account.teiko_category), raw: account.teiko_category },
+          ...lossFigures(losses, c),
         ]}
       />
     </SectionPanel>

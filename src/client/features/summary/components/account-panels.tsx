@@ -8,6 +8,8 @@ import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent } from '#shared/format/numbers.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
+import { lossFigures, useAccountLosses } from '#client/features/accounts/account-losses.ts';
+import { categoryLabel } from '#shared/domain/portfolios.ts';
 import { dealQueries } from '#client/api/queries/deals.ts';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { Dropdown } from '#client/ui/dropdown.tsx';
@@ -48,6 +50,7 @@ export function AccountPicker({ accounts, value, onChange }: { accounts: readonl
 /** Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category (SPEC §2). */
 export function AccountInfoPanel({ account, loading, error }: { account: Account | null; loading: boolean; error: string | null }) {
   const drawdown = useQuery(accountQueries.maxDrawdown(account?.account_id));
+  const losses = useAccountLosses(account?.account_id);
   let body;
   if (loading) body = <LoadingState>Loading account data...</LoadingState>;
   else if (error) body = <ErrorState>{error}</ErrorState>;
@@ -65,7 +68,8 @@ export function AccountInfoPanel({ account, loading, error }: { account: Account
       ['Margin level', account.margin_level === null ? 'No open margin' : formatPercent(account.margin_level)],
       ['Fees', money(account.total_fees)],
       ['Swap', money(account.total_swap)],
-      ['Category', account.teiko_category],
+      ['Category', categoryLabel(account.teiko_category)],
+      ...lossFigures(losses, account.currency).map((f): [string, string, string?] => [f.label, String(f.value), f.tone === 'negative' ? 'neg' : undefined]),
     ];
     body = (
       <dl className="summary-info">

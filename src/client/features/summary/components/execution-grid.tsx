@@ -157,7 +157,8 @@ function SideTables({ rows, grid, by }: { rows: readonly Position[]; grid: Execu
         {ranking.length === 0 ? (
           <EmptyState>{NO_DURATION_DATA}</EmptyState>
         ) : (
-          <ol className="summary-rank">
+          // A list that scrolls is reachable by keyboard (WCAG 2.1.1).
+          <ol className="summary-rank" tabIndex={0} aria-label="Execution duration, fastest first">
             {ranking.map((entry, i) => (
               <li key={entry.name}>
                 <span className="summary-rank-n">{i + 1}</span>
@@ -173,7 +174,7 @@ function SideTables({ rows, grid, by }: { rows: readonly Position[]; grid: Execu
         {best.length === 0 ? (
           <EmptyState>{NO_PRICE_DATA}</EmptyState>
         ) : (
-          <ul className="summary-rank">
+          <ul className="summary-rank" tabIndex={0} aria-label="Best price per instrument">
             {best.map((entry) => (
               <li key={`${entry.symbol}|${entry.type}`}>
                 <span className="summary-rank-name">
@@ -231,7 +232,7 @@ export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, broker
   const tabs = (
     <div role="tablist" aria-label="Group executions by" className="ui-segmented">
       {TABS.map((t) => (
-        <button key={t.value} type="button" role="tab" aria-selected={tab === t.value} className="ui-segment" aria-checked={tab === t.value} onClick={() => onTab(t.value)}>
+        <button key={t.value} type="button" role="tab" aria-selected={tab === t.value} className="ui-segment" onClick={() => onTab(t.value)}>
           {t.label}
         </button>
       ))}

@@ -138,8 +138,11 @@ export function PairsSelector({ masterId }: { masterId: string }) {
     <div className="summary-pairs">
       <DropdownMenu label={`Pairs of ${rule.account_name}`} trigger={`Pairs ${enabledCount}/${universe.length}`} maxHeight={400} align="right">
         <ul className="summary-pair-list">
-            {universe.map((pair) => (
-              <li key={pair}>
+            {universe.map((pair) => {
+              // SPEC §4: an enabled pair is copied long; a disabled one has no position (null).
+              const position = selection.find((item) => item.name === pair && item.enabled)?.position ?? null;
+              return (
+              <li key={pair} data-position={position ?? 'null'}>
                 <label className="summary-pair">
                   <input
                     type="checkbox"
@@ -148,10 +151,11 @@ export function PairsSelector({ masterId }: { masterId: string }) {
                     onChange={(e) => mutation.mutate(allowedPairsOf(togglePair(selection, pair, e.target.checked)))}
                   />
                   <span>{pair}</span>
-                  <span className="summary-sub">long</span>
+                  <span className="summary-sub">{position ?? 'no position'}</span>
                 </label>
               </li>
-            ))}
+              );
+            })}
         </ul>
       </DropdownMenu>
       {mutation.isPending ? (

@@ -1,0 +1,32 @@
+import { memo, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Account } from '#shared/contract/accounts.ts';
+import { portfolioKeyFigures } from '#shared/analytics/key-figures.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { MISSING_VALUE } from '#shared/format/numbers.ts';
+import { accountQueries } from '#client/api/queries/accounts.ts';
+import { FigureList, toneOf } from '#client/ui/figure-list.tsx';
+
+const eur = (value: number | null) => (value === null ? MISSING_VALUE : formatMoney(value, 'EUR'));
+
+/**
+ * The portfolio's key numbers, first on Summary: equity, floating P/L and realised P/L over 24 hours
+ * and 7 days (SPEC §9's loss windows), in EUR. Placeholder tiles keep their place while loading.
+ */
+export const KeyFigures = memo(function KeyFigures({ accounts, portfolio }: { accounts: readonly Account[] | undefined; portfolio: string }) {
+  const losses = useQuery(accountQueries.historicalLosses());
+  const figures = useMemo(() => (accounts ? portfolioKeyFigures(accounts, losses.data) : null), [accounts, losses.data]);
+  return (
+    <section className="summary-panel summary-key-figures" aria-label={`Key figures of ${portfolio}`} aria-busy={figures === null}>
+      <FigureList
+        label={`Key figures of ${portfolio}, in EUR`}
+        figures={[
+          { label: 'Equity', value: figures ? eur(figures.equity) : MISSING_VALUE, raw: figures?.equity },
+          { label: 'Floating P/L', value: figures ? eur(figures.floatingPnl) : MISSING_VALUE, tone: toneOf(figures?.floatingPnl), raw: figures?.floatingPnl },
+          { label: 'P/L 24 hours', value: eur(figures?.pnl24Hours ?? null), tone: toneOf(figures?.pnl24Hours), raw: figures?.pnl24Hours },
+          { label: 'P/L 7 days', value: eur(figures?.pnl7Days ?? null), tone: toneOf(figures?.pnl7Days), raw: figures?.pnl7Days },
+        ]}
+      />
+    </section>
+  );
+});
