@@ -55,6 +55,8 @@ function startServer(distDir: string, dataDir: string) {
 interface Score {
   page: string;
   score: number;
+  /** Lighthouse accessibility score (target 100 on every page). */
+  accessibility: number;
   fcp: number;
   lcp: number;
   tbt: number;
@@ -111,7 +113,7 @@ async function audit(url: string, page: string, signIn?: { origin: string; sessi
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
-      onlyCategories: ['performance'],
+      onlyCategories: ['performance', 'accessibility'],
       disableStorageReset: Boolean(signIn),
       maxWaitForLoad: 30_000,
     });
@@ -123,6 +125,7 @@ async function audit(url: string, page: string, signIn?: { origin: string; sessi
     return {
       page,
       score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
       fcp: Math.round(value('first-contentful-paint')),
       lcp: Math.round(value('largest-contentful-paint')),
       tbt: Math.round(value('total-blocking-time')),
@@ -189,6 +192,7 @@ export async function benchClient(): Promise<void> {
         page,
         'performance (budget ≥ 95), median': median.score,
         range: `${sorted[0]!.score}–${sorted.at(-1)!.score}`,
+        'accessibility (target 100), lowest': Math.min(...runs.map((r) => r.accessibility)),
         'FCP ms': median.fcp,
         'LCP ms': median.lcp,
         'TBT ms': median.tbt,
