@@ -188,6 +188,7 @@ export default defineConfig({
     port: 5173,
     proxy: {
       '/api': `http://127.0.0.1:${serverPort}`,
+      '/config.json': `http://127.0.0.1:${serverPort}`,
       '/ws': { target: `ws://127.0.0.1:${serverPort}`, ws: true },
     },
   },

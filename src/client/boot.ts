@@ -4,7 +4,14 @@
  * then the HTTP client with the payload schemas it builds (zod), then the app itself (main.tsx,
  * which builds its clients and router in steps too). Evaluating all of it at once, before or after
  * the first paint, would hold a slow phone's main thread for one long stretch.
+ *
+ * The runtime configuration (/config.json, SPEC §8) is fetched first thing, while those chunks
+ * load, so it adds no round trip of its own; main.tsx checks it against its contract (zod is there
+ * by then) and the app starts only with a valid one. Until then the splash says 'Loading
+ * configuration...'; when it fails, 'Error loading configuration. Please try again later.' with a
+ * Retry button, and the app does not start.
  */
+import { loadConfigJson, showConfigState } from './config/boot-config.ts';
 import { nextTask } from './next-task.ts';
 
 function afterFirstPaint(): Promise<void> {
@@ -12,12 +19,16 @@ function afterFirstPaint(): Promise<void> {
 }
 
 async function boot(): Promise<void> {
+  let config = loadConfigJson();
   await afterFirstPaint();
   await import('react-dom/client');
   await nextTask();
   await import('./api/http.ts');
   await nextTask();
-  await import('./main.tsx');
+  const { applyClientConfig, startApp } = await import('./main.tsx');
+  while (!applyClientConfig(await config)) config = loadConfigJson(true);
+  showConfigState('ready');
+  startApp();
 }
 
 void boot();

@@ -2,13 +2,11 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { feature } from './config/runtime-config.ts';
 import { nextTask } from './next-task.ts';
 import { createQueryPersister, startQueryPersistence } from './offline/query-persister.ts';
 import { registerServiceWorker } from './offline/sw-register.ts';
 import './styles.css';
-
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
 
 /**
  * The query client (with the device's copy of the kept queries restored into it) and the router
@@ -31,14 +29,30 @@ async function start(container: HTMLElement): Promise<void> {
     );
   });
 }
-void start(root);
 
-// The service worker exists only in production builds (vite-plugin-pwa, injectManifest).
-if (import.meta.env.PROD) {
-  // After the load event and once the main thread is idle: installing the worker (it downloads the
-  // whole precache) must not compete with the first screen. main.tsx itself loads after the first
-  // paint (boot.ts), often after the load event has fired.
-  const whenIdle = () => (window.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1000)))(() => registerServiceWorker());
-  if (document.readyState === 'complete') whenIdle();
-  else window.addEventListener('load', whenIdle, { once: true });
+/** The runtime configuration turned the service worker off: an installed one goes at the next load. */
+function unregisterServiceWorkers(): void {
+  void navigator.serviceWorker?.getRegistrations().then((all) => Promise.all(all.map((registration) => registration.unregister())));
 }
+
+/**
+ * Starts the app. boot.ts loads this module while /config.json may still be on its way, and calls
+ * this once the configuration is applied (applyClientConfig, exported here so that the check and
+ * the getters share this chunk instead of costing a request of their own).
+ */
+export function startApp(): void {
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root element');
+  void start(root);
+  // The service worker exists only in production builds (vite-plugin-pwa, injectManifest).
+  if (import.meta.env.PROD) {
+    // After the load event and once the main thread is idle: installing the worker (it downloads the
+    // whole precache) must not compete with the first screen. main.tsx itself loads after the first
+    // paint (boot.ts), often after the load event has fired.
+    const worker = () => (feature('service_worker') ? registerServiceWorker() : unregisterServiceWorkers());
+    const whenIdle = () => (window.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 1000)))(worker);
+    if (document.readyState === 'complete') whenIdle();
+    else window.addEventListener('load', whenIdle, { once: true });
+  }
+}
+export { applyClientConfig } from './config/runtime-config.ts';

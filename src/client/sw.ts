@@ -3,12 +3,14 @@
  * The service worker (vite-plugin-pwa, injectManifest): precaches the app shell and every lazy
  * chunk, answers navigations with the shell, and keeps the last NAV, rebate and alert responses
  * of each user in IndexedDB to serve them when the network fails (marked with OFFLINE_HEADER).
+ * The runtime configuration (/config.json) goes network first and its last copy is kept too, so
+ * an installed app starts offline with the last configuration it saw.
  * A new version waits until the page asks it to take over ('A new version is available — Reload').
  */
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { clear, get, set } from 'idb-keyval';
+import { clear, createStore, get, set, type UseStore } from 'idb-keyval';
 import { API_KEY_HEADER } from '#shared/contract/common.ts';
 import {
   isOfflineApiPath,
@@ -18,6 +20,7 @@ import {
   userPrefix,
   type StoredResponse,
 } from './offline/offline-api.ts';
+import { CONFIG_DB, CONFIG_STORE, CONFIG_URL } from './config/config-url.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -30,7 +33,7 @@ clientsClaim();
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/api\//, /^\/ws\//],
+    denylist: [/^\/api\//, /^\/ws\//, /^\/config\.json$/],
   }),
 );
 
@@ -66,6 +69,72 @@ async function networkThenStored(request: Request): Promise<Response> {
 registerRoute(({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && isOfflineApiPath(url.pathname), ({ request }) =>
   networkThenStored(request),
 );
+
+/**
+ * How long a start waits for the network's /config.json when a copy is kept (a connection that
+ * answers nothing must not hold the app on its splash); the network's answer still replaces the
+ * copy when it comes.
+ */
+const CONFIG_NETWORK_WAIT_MS = 4_000;
+
+let config: UseStore | undefined;
+/** The configuration's own database: not user data, so sign-out leaves it. */
+function configStore(): UseStore {
+  config ??= createStore(CONFIG_DB, CONFIG_STORE);
+  return config;
+}
+
+async function keepConfig(response: Response): Promise<void> {
+  const stored: StoredResponse = {
+    body: await response.text(),
+    contentType: response.headers.get('content-type') ?? 'application/json',
+    savedAt: Date.now(),
+  };
+  await set(CONFIG_URL, stored, configStore());
+}
+
+async function keptConfig(): Promise<Response | undefined> {
+  const stored = await get<StoredResponse>(CONFIG_URL, configStore()).catch(() => undefined);
+  if (!stored) return undefined;
+  return new Response(stored.body, {
+    status: 200,
+    headers: { 'content-type': stored.contentType, 'cache-control': 'no-cache', [OFFLINE_HEADER]: String(stored.savedAt) },
+  });
+}
+
+/** Network first; the kept copy when the network fails, answers an error status or is slow. */
+async function configNetworkFirst(request: Request, event: ExtendableEvent): Promise<Response> {
+  const network = fetch(request);
+  // Keeps a good answer even when it arrives after the kept copy was served.
+  event.waitUntil(network.then((response) => (response.ok ? keepConfig(response.clone()) : undefined)).catch(() => undefined));
+  const fallback = async () => (await keptConfig()) ?? network;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), CONFIG_NETWORK_WAIT_MS)));
+  try {
+    const first = await Promise.race([network, slow]);
+    if (first === 'slow') return await fallback();
+    return first.ok ? first : ((await keptConfig()) ?? first);
+  } catch {
+    const kept = await keptConfig();
+    if (kept) return kept;
+    throw new TypeError(`${CONFIG_URL}: no network and no kept copy`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+registerRoute(({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && url.pathname === CONFIG_URL, ({ request, event }) =>
+  configNetworkFirst(request, event),
+);
+
+// A first install keeps the configuration at once: the app may next start offline.
+self.addEventListener('install', (event: ExtendableEvent) => {
+  event.waitUntil(
+    fetch(CONFIG_URL, { cache: 'no-cache', headers: { accept: 'application/json' } })
+      .then((response) => (response.ok ? keepConfig(response) : undefined))
+      .catch(() => undefined),
+  );
+});
 
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
   const message = event.data as WorkerMessage | undefined;

@@ -32,6 +32,7 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { healthRoutes } from './ops/health-routes.ts';
 import { metricsPlugin } from './ops/metrics.ts';
 import { auditRoutes } from './ops/audit-routes.ts';
+import { clientConfigRoutes } from './routes/client-config-routes.ts';
 import { awaitsDemo, seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
 
 declare module 'fastify' {
@@ -255,6 +256,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(metricsPlugin);
   await app.register(auditRoutes, { db });
+  await app.register(clientConfigRoutes, { settings: config.client });
   // A session that ends (sign-out, a disabled user, a new password, expiry) loses its sockets within
   // a second, whichever process ended it: the open sockets' sessions are checked against the database.
   const sweep = setInterval(() => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ApiBaseUrl, ClientIntervals, ClientSettings, WsBaseUrl } from '#shared/contract/client-config.ts';
 
 const Flag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -28,6 +29,26 @@ const Env = z.object({
     .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'each origin must look like https://host[:port]'))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The client's runtime configuration (GET /config.json); '' = the page's own origin.
+  PUBLIC_API_BASE_URL: z.string().default('').transform((v) => v.trim().replace(/\/+$/, '')).pipe(ApiBaseUrl),
+  PUBLIC_WS_BASE_URL: z.string().default('').transform((v) => v.trim().replace(/\/+$/, '')).pipe(WsBaseUrl),
+  PUBLIC_BUILD_ID: z.string().min(1).max(100).optional(),
+  /** Comma-separated name=ms pairs overriding the client's refetch intervals, e.g. alerts_ms=60000,rebates_ms=600000. */
+  PUBLIC_INTERVALS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      Object.fromEntries(
+        v.split(',').filter((pair) => pair.trim()).map((pair) => {
+          const [name = '', ms = ''] = pair.split('=');
+          return [name.trim(), ms.trim() === '' ? NaN : Number(ms)];
+        }),
+      ),
+    )
+    .pipe(z.strictObject(ClientIntervals.shape)),
+  FEATURE_PDF_REPORTS: Flag.optional(),
+  FEATURE_BRIDGE_TOGGLE: Flag.optional(),
+  FEATURE_SERVICE_WORKER: Flag.optional(),
 });
 
 export interface AppConfig {
@@ -48,6 +69,8 @@ export interface AppConfig {
   logLevel: string;
   auth: AuthConfig;
   market: MarketConfig;
+  /** What GET /config.json tells the client (its defaults when unset). */
+  client?: ClientSettings;
 }
 
 export interface MarketConfig {
@@ -115,5 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     auth: { ...DEFAULT_AUTH, loginAttemptsPerAddress: e.LOGIN_ATTEMPTS_PER_ADDRESS },
     market: { ...DEFAULT_MARKET, seed: e.MARKET_SEED },
+    client: ClientSettings.parse({
+      api_base_url: e.PUBLIC_API_BASE_URL,
+      ws_base_url: e.PUBLIC_WS_BASE_URL,
+      build_id: e.PUBLIC_BUILD_ID,
+      intervals: e.PUBLIC_INTERVALS,
+      features: { pdf_reports: e.FEATURE_PDF_REPORTS, bridge_toggle: e.FEATURE_BRIDGE_TOGGLE, service_worker: e.FEATURE_SERVICE_WORKER },
+    }),
   };
 }

@@ -4,6 +4,7 @@ import { HTTP_TIMEOUT_MS } from '#shared/domain/constants.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { isOfflineApiPath, OFFLINE_HEADER } from '#client/offline/offline-api.ts';
 import { offlineStatus } from '#client/offline/offline-status.ts';
+import { apiBaseUrl } from '#client/config/runtime-config.ts';
 
 export const NETWORK_ERROR = 'Network error. Please check your connection.';
 
@@ -45,7 +46,7 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
   const timeout = AbortSignal.timeout(HTTP_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), {
+    response = await fetch(apiBaseUrl() + buildUrl(path, options.query), {
       method: options.method ?? 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { hasPermission } from '#shared/domain/permissions.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { logout } from '#client/auth/logout.ts';
-import { APP_VERSION } from '#shared/domain/constants.ts';
+import { appVersion, feature } from '#client/config/runtime-config.ts';
 import { ROUTES } from './paths.ts';
 import { PortfolioSelect } from './portfolio-select.tsx';
 import { BridgeToggle } from '#client/shell/bridge-toggle.tsx';
@@ -46,12 +46,12 @@ export function TopBar() {
             <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
         </button>
-        <Link to={ROUTES.home} className="brand" aria-label="Copy Monitor, Summary" onClick={() => setMenuOpen(false)}>
+        <Link to={ROUTES.home} className="brand" aria-label="Copy Monitor" onClick={() => setMenuOpen(false)}>
           <span className="brand-mark" aria-hidden="true" />
           <span className="brand-name">Copy Monitor</span>
         </Link>
         <span className="version" title="App version">
-          {APP_VERSION}
+          {appVersion()}
         </span>
         <ConnectionIndicator />
         <nav id="main-nav" className={menuOpen ? 'main-nav open' : 'main-nav'} aria-label="Main">
@@ -68,10 +68,10 @@ export function TopBar() {
               {l.label}
             </Link>
           ))}
-          <span className="menu-version">Version {APP_VERSION}</span>
+          <span className="menu-version">Version {appVersion()}</span>
         </nav>
         <div className="topbar-actions">
-          {canWrite ? <BridgeToggle /> : null}
+          {canWrite && feature('bridge_toggle') ? <BridgeToggle /> : null}
           <PortfolioSelect />
           <Notifications />
           <button type="button" className="button ghost logout" aria-label="Logout" onClick={() => void onLogout()}>

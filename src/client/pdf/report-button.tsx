@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import './report-button.css';
 import type { TableReport } from './table-report.ts';
+import { feature } from '#client/config/runtime-config.ts';
 
 export interface ReportButtonProps {
   /** Builds the report from the data on screen when the button is pressed, at time `nowMs`. */
@@ -14,6 +15,8 @@ export interface ReportButtonProps {
 export function ReportButton({ build, disabled, label = 'Download PDF' }: ReportButtonProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A deployment can turn the PDF reports off (/config.json).
+  if (!feature('pdf_reports')) return null;
 
   const onClick = async () => {
     setBusy(true);

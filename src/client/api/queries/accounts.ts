@@ -5,7 +5,7 @@ import {
   HistoricalLossesResponse,
   MaxDrawdownResponse,
 } from '#shared/contract/accounts.ts';
-import { ACCOUNT_INFO_REFETCH_MS, MAX_DRAWDOWN_REFETCH_MS } from '#shared/domain/constants.ts';
+import { interval } from '#client/config/runtime-config.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
 
@@ -27,7 +27,7 @@ export const accountQueries = {
       queryKey: accountKeys.info(portfolio),
       queryFn: async ({ signal }) =>
         (await apiRequest('/api/brokers/accounts/info', { query: { portfolio }, schema: AccountsInfoResponse, signal })).data,
-      refetchInterval: ACCOUNT_INFO_REFETCH_MS,
+      refetchInterval: interval('accounts_info_ms'),
     }),
 
   /** The broker list: the same call with only_broker_name=true. */
@@ -53,7 +53,7 @@ export const accountQueries = {
         return apiRequest('/api/brokers/accounts/max-drawdown', { query: { account }, schema: MaxDrawdownResponse, signal });
       },
       enabled: Boolean(account),
-      refetchInterval: MAX_DRAWDOWN_REFETCH_MS,
+      refetchInterval: interval('max_drawdown_ms'),
     }),
 
   /** Realised net P/L per account over 24 hours, 2 days and 7 days (SPEC §9). */

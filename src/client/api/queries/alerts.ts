@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { AlertsResponse } from '#shared/contract/alerts.ts';
-import { ALERTS_REFETCH_MS } from '#shared/domain/constants.ts';
+import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 
 export const alertKeys = {
@@ -14,6 +14,6 @@ export const alertQueries = {
     queryOptions({
       queryKey: alertKeys.list(),
       queryFn: async ({ signal }) => (await apiRequest('/api/alerts/infos', { schema: AlertsResponse, signal })).alerts,
-      refetchInterval: ALERTS_REFETCH_MS,
+      refetchInterval: interval('alerts_ms'),
     }),
 };

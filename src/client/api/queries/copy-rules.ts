@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { MessageResponse } from '#shared/contract/common.ts';
 import { CopyRule, CopyRulesResponse, type AllowedPairsBody } from '#shared/contract/copy-rules.ts';
-import { COPY_RULES_POLL_MS } from '#shared/domain/constants.ts';
+import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from './write.ts';
 
@@ -16,7 +16,7 @@ export const copyRuleQueries = {
     queryOptions({
       queryKey: copyRuleKeys.infos(),
       queryFn: async ({ signal }) => (await apiRequest('/api/copy-rules/infos', { schema: CopyRulesResponse, signal })).copy_rules,
-      refetchInterval: COPY_RULES_POLL_MS,
+      refetchInterval: interval('copy_rules_ms'),
     }),
 };
 

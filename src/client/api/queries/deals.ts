@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { HistoricalDealsResponse } from '#shared/contract/deals.ts';
-import { HISTORICAL_DEALS_REFETCH_MS, HISTORICAL_DEALS_STALE_MS } from '#shared/domain/constants.ts';
+import { HISTORICAL_DEALS_STALE_MS } from '#shared/domain/constants.ts';
+import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 
 /** SPEC §8: historical deals need an account. */
@@ -33,7 +34,7 @@ export const dealQueries = {
         });
       },
       enabled: Boolean(params.account),
-      refetchInterval: HISTORICAL_DEALS_REFETCH_MS,
+      refetchInterval: interval('historical_deals_ms'),
       staleTime: HISTORICAL_DEALS_STALE_MS,
     }),
 };

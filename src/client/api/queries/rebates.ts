@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { RebatesResponse } from '#shared/contract/rebates.ts';
-import { REBATES_REFETCH_MS } from '#shared/domain/constants.ts';
+import { interval } from '#client/config/runtime-config.ts';
 import type { RebatePortfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
 
@@ -31,8 +31,8 @@ export const rebateQueries = {
         return response.data;
       },
       enabled: Boolean(params.portfolio),
-      refetchInterval: REBATES_REFETCH_MS,
-      staleTime: REBATES_REFETCH_MS,
+      refetchInterval: interval('rebates_ms'),
+      staleTime: interval('rebates_ms'),
       refetchOnWindowFocus: false,
     }),
 };

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { MaeMfeResponse } from '#shared/contract/stats.ts';
-import { MAE_MFE_REFETCH_MS, MAE_MFE_STALE_MS } from '#shared/domain/constants.ts';
+import { MAE_MFE_STALE_MS } from '#shared/domain/constants.ts';
+import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 
 export const statsKeys = {
@@ -15,7 +16,7 @@ export const statsQueries = {
       queryKey: statsKeys.maeMfe(symbol),
       queryFn: ({ signal }) => apiRequest('/api/stats/mae_mfe', { query: { symbol }, schema: MaeMfeResponse, signal }),
       enabled: symbol !== '',
-      refetchInterval: MAE_MFE_REFETCH_MS,
+      refetchInterval: interval('mae_mfe_ms'),
       staleTime: MAE_MFE_STALE_MS,
     }),
 };
