@@ -63,7 +63,9 @@ test('every panel shows live data that changes over time', async ({ page, isMobi
   expect(master?.account_name).toBe('GFX Alpha Master');
   const infoPanel = page.getByRole('region', { name: 'Account info' });
   await expect(infoPanel).toContainText('GFX Alpha Master');
-  await expect(infoPanel).toContainText(master?.teiko_category ?? 'missing');
+  // The category reads as its portfolio's name, as on the Accounts screen ('global forex' is Global FX).
+  expect(master?.teiko_category).toBe('global forex');
+  await expect(infoPanel.locator('.summary-info-item').filter({ hasText: 'Category' }).locator('dd')).toHaveText('Global FX');
   for (const label of ['Balance', 'Gross profit', 'Net profit', 'Max Drawdown', 'Margin level', 'Fees', 'Swap', 'Category']) {
     await expect(infoPanel.getByText(label, { exact: true })).toBeVisible();
   }

@@ -4,6 +4,7 @@ import { LiveMessage, Position } from '#shared/contract/positions.ts';
 import { DEFAULT_ATTEMPTS, reconnectDelay, WS_CONNECT_TIMEOUT_MS } from '#shared/domain/backoff.ts';
 import { ApiError, apiRequest } from '#client/api/http.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
+import { wsBaseUrl } from '#client/config/runtime-config.ts';
 
 export type LivePath = '/ws/brokers/live-positions-aggregate' | '/ws/brokers/live-positions-aggregate-by';
 
@@ -107,11 +108,6 @@ export function parseLiveMessage(data: unknown): { positions: Position[]; timest
   }
 }
 
-function defaultBaseUrl(): string {
-  const { protocol, host } = globalThis.location;
-  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}`;
-}
-
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (id) => globalThis.clearTimeout(id as ReturnType<typeof globalThis.setTimeout>),
@@ -179,7 +175,7 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) query.set(key, value);
     query.set('token', ticket);
-    return `${options.baseUrl ?? defaultBaseUrl()}${path}?${query.toString()}`;
+    return `${options.baseUrl ?? wsBaseUrl()}${path}?${query.toString()}`;
   };
 
   /** After a failed connect or an unexpected close: retry with backoff, or give up. */

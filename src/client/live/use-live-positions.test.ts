@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
-import { act, renderHook } from '@testing-library/react';
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, position } from './fake-web-socket.ts';
-import { useLivePositions, type UseLivePositionsOptions } from './use-live-positions.ts';
+import { lastLiveUpdate, retryLiveFeeds, useLivePositions, type UseLivePositionsOptions } from './use-live-positions.ts';
 
 const socketOptions = {
   fetchTicket: () => Promise.resolve('ticket'),
@@ -102,5 +102,44 @@ describe('useLivePositions', () => {
     });
     await settle();
     expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+});
+
+describe('retryLiveFeeds and lastLiveUpdate', () => {
+  beforeEach(() => {
+    // Feeds of earlier tests would count too: unmount them.
+    cleanup();
+    vi.useFakeTimers();
+    FakeWebSocket.reset();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reconnects a dropped feed at once, without waiting out the backoff', async () => {
+    renderFeed();
+    await settle();
+    act(() => FakeWebSocket.last().open());
+    send();
+    act(() => FakeWebSocket.last().serverClose(4000, 'Server restarting'));
+    await settle();
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    act(() => retryLiveFeeds());
+    await settle();
+    expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+
+  it('tells when the rows of the dropped feed arrived', async () => {
+    vi.setSystemTime(50_000);
+    const { unmount } = renderFeed();
+    await settle();
+    expect(lastLiveUpdate()).toBeNull();
+    act(() => FakeWebSocket.last().open());
+    send();
+    vi.setSystemTime(62_000);
+    act(() => FakeWebSocket.last().serverClose(4000, 'Server restarting'));
+    expect(lastLiveUpdate()).toBe(50_000);
+    unmount();
+    expect(lastLiveUpdate()).toBeNull();
   });
 });

@@ -37,6 +37,39 @@ function feedKey(path: LivePath, params: UseLivePositionsOptions['params']): str
   return JSON.stringify([path, entries]);
 }
 
+/** A mounted feed as the dropped-feed banner sees it: is it live, when did it last deliver, how to reconnect it. */
+interface FeedHealth {
+  live: boolean;
+  /** Date.now() of the feed's last message; null before the first. */
+  updatedAt: number | null;
+  reconnect: () => void;
+}
+
+const mountedFeeds = new Set<FeedHealth>();
+
+/**
+ * Reconnects every mounted feed at once, attempts reset, as coming back online does (a feed that is
+ * open or opening is left alone). A screen's feeds share one server, so the Retry of one panel's
+ * banner is the Retry of them all; the panels that show a feed's rows need not hold its socket.
+ */
+export function retryLiveFeeds(): void {
+  for (const feed of mountedFeeds) feed.reconnect();
+}
+
+/**
+ * When the newest rows of a dropped feed arrived (Date.now()), or null when none did: the age the
+ * banner of a stalled panel shows. Live feeds are ignored while any feed is down.
+ */
+export function lastLiveUpdate(): number | null {
+  const feeds = [...mountedFeeds];
+  const down = feeds.filter((feed) => !feed.live);
+  let newest: number | null = null;
+  for (const feed of down.length > 0 ? down : feeds) {
+    if (feed.updatedAt !== null && (newest === null || feed.updatedAt > newest)) newest = feed.updatedAt;
+  }
+  return newest;
+}
+
 /** Live position rows of one feed (SPEC §7), reconnecting as position feeds do (SPEC §9). */
 export function useLivePositions({ path, params, enabled = true, socketOptions }: UseLivePositionsOptions): LivePositions {
   const feed = feedKey(path, params);
@@ -47,22 +80,28 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
     const [feedPath, entries] = JSON.parse(feed) as [LivePath, [string, string][]];
     let active = true;
     const connectivity = registerFeed();
+    const health: FeedHealth = { live: false, updatedAt: null, reconnect: () => undefined };
+    mountedFeeds.add(health);
     const socket = createLiveSocket({
       ...socketOptions,
       path: feedPath,
       params: Object.fromEntries(entries),
       maxAttempts: POSITION_FEED_ATTEMPTS,
       onMessage: (positions) => {
+        health.updatedAt = Date.now();
         if (active) setState((s) => ({ ...(s.feed === feed ? s : { status: 'live', error: null }), feed, positions }));
       },
       onStatus: (status, error) => {
+        health.live = status === 'live';
         connectivity.report(status);
         if (active) setState((s) => ({ positions: s.feed === feed ? s.positions : null, feed, status, error }));
       },
     });
+    health.reconnect = () => socket.reconnectNow();
     const stopListening = onConnectivityRegained(() => socket.reconnectNow());
     return () => {
       active = false;
+      mountedFeeds.delete(health);
       stopListening();
       socket.close();
       connectivity.unregister();

@@ -1,11 +1,14 @@
 import type { Key, ReactNode } from 'react';
 import type { TableColumn } from './sortable-table.tsx';
+import { ExpandableTradeCard, type TradeFace } from './trade-card.tsx';
 
 export interface CardField<T> {
   key: string;
   label: ReactNode;
   render: (item: T) => ReactNode;
   align?: 'left' | 'right';
+  /** In a compact trade card's details: takes the full width (a date, a name). */
+  wide?: boolean;
 }
 
 export interface CardListProps<T> {
@@ -19,6 +22,13 @@ export interface CardListProps<T> {
   actions?: (item: T) => ReactNode;
   /** Replaces the default card body entirely, e.g. for swipeable cards. */
   renderCard?: (item: T) => ReactNode;
+  /**
+   * Draws each item as a compact trade row (TradeCard) with this face; `fields` become the details
+   * a tap opens in place. For trade lists, where a phone should show many rows at once.
+   */
+  face?: (item: T) => TradeFace;
+  /** A line above the list, e.g. what a tap on a row shows. */
+  hint?: ReactNode;
   emptyText?: ReactNode;
   /** Accessible name of the list. */
   label?: string;
@@ -35,7 +45,7 @@ export function columnsToFields<T, K extends string>(columns: readonly TableColu
   }));
 }
 
-/** Items as stacked cards for phones, each a list of label/value rows. */
+/** Items as stacked cards for phones, each a list of label/value rows, or as compact trade rows (`face`). */
 export function CardList<T>({
   items,
   itemKey,
@@ -43,12 +53,31 @@ export function CardList<T>({
   title,
   actions,
   renderCard,
+  face,
+  hint,
   emptyText = 'No data.',
   label,
   className,
 }: CardListProps<T>) {
   if (items.length === 0) {
     return <p className="ui-card-list-empty empty-state">{emptyText}</p>;
+  }
+  if (face) {
+    return (
+      <>
+        {hint ? <p className="ui-trade-hint">{hint}</p> : null}
+        <ul className={className ? `ui-trade-list ${className}` : 'ui-trade-list'} aria-label={label}>
+          {items.map((item) => (
+            <li key={itemKey(item)}>
+              <ExpandableTradeCard
+                face={face(item)}
+                details={fields.map((field) => ({ key: field.key, label: field.label, value: field.render(item), wide: field.wide }))}
+              />
+            </li>
+          ))}
+        </ul>
+      </>
+    );
   }
   return (
     <ul className={className ? `ui-card-list ${className}` : 'ui-card-list'} aria-label={label}>

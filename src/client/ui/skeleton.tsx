@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react';
+import './trade-card.css';
 
 export interface SkeletonProps {
   width?: CSSProperties['width'];
@@ -40,6 +41,39 @@ export function SkeletonRows({ rows, columns = 1, label = 'Loading...', classNam
           {columnIndexes.map((column) => (
             <Skeleton key={column} />
           ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export interface SkeletonCardsProps {
+  /** SPEC §2: 3 on phones until the first live message. */
+  rows: number;
+  /** What is loading, read by screen readers. */
+  label?: string;
+  className?: string;
+}
+
+/**
+ * Placeholder trade rows with the compact trade card's shape and height (TradeCard): two lines on
+ * the left, the figure and its note on the right, so nothing moves when the rows arrive.
+ */
+export function SkeletonCards({ rows, label = 'Loading...', className }: SkeletonCardsProps) {
+  const rowIndexes = Array.from({ length: Math.max(0, rows) }, (_, i) => i);
+  return (
+    <div role="status" aria-busy="true" className={className ? `ui-trade-list ${className}` : 'ui-trade-list'}>
+      <span className="ui-visually-hidden">{label}</span>
+      {rowIndexes.map((row) => (
+        <div key={row} className="ui-trade-skeleton">
+          <span className="ui-trade-main">
+            <Skeleton width="62%" height={15} />
+            <Skeleton width="48%" height={12} />
+          </span>
+          <span className="ui-trade-side">
+            <Skeleton width={88} height={18} />
+            <Skeleton width={64} height={12} />
+          </span>
         </div>
       ))}
     </div>

@@ -15,16 +15,6 @@ export function Instrument({ symbol, type }: { symbol: ReactNode; type: string }
   );
 }
 
-/** A card heading: the instrument on the left, the date on the right. */
-export function CardHeading({ children, date }: { children: ReactNode; date: ReactNode }) {
-  return (
-    <span className="card-heading">
-      {children}
-      <span className="card-date">{date}</span>
-    </span>
-  );
-}
-
 /** Class of a signed amount: green profit, red loss. */
 export const signedClass = (value: number): string | undefined =>
   value > 0 ? 'figure-positive' : value < 0 ? 'figure-negative' : undefined;

@@ -19,7 +19,7 @@ export function useAccountLosses(accountId: string | undefined): HistoricalLoss 
 }
 
 /** The three windows as figures, in the account's currency; '-' until the answer is there. */
-export function lossFigures(loss: HistoricalLoss | undefined, currency: string): Figure[] {
+export function lossFigures(loss: HistoricalLoss | undefined, currency: string): (Figure & { value: string })[] {
   return LOSS_WINDOWS.map(({ key, label }) => {
     const value = loss?.[key];
     return {

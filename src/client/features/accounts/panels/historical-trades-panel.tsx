@@ -3,16 +3,17 @@ import type { Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, MISSING_VALUE } from '#shared/format/numbers.ts';
-import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { CardList, type CardField } from '#client/ui/card-list.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { ErrorState, LoadingState } from '#client/ui/states.tsx';
-import { CardHeading, Instrument, Side, signedClass } from '#client/ui/trade-cells.tsx';
+import { TradeTitle, PriceMove, type TradeFace } from '#client/ui/trade-card.tsx';
+import { Side, signedClass } from '#client/ui/trade-cells.tsx';
 
 export const NO_TRADE_DATA = 'No trade data available.';
 /** Rows added per 'Show more': fewer on phones, where each deal is a card. */
 const PAGE_WIDE = 50;
-const PAGE_PHONE = 15;
+const PAGE_PHONE = 25;
 
 type Row = Deal & { key: number };
 
@@ -46,6 +47,46 @@ function dealColumns(showRebate: boolean): TableColumn<Row>[] {
   return columns;
 }
 
+const isCashFlow = (d: Deal) => d.category === 'Balance';
+
+/** A phone's row: symbol, type and quantity; open → close price; profit with the date under it. A cash flow has no prices. */
+const face = (d: Deal): TradeFace => ({
+  title: isCashFlow(d) ? (
+    <>
+      <span className="ui-trade-symbol">{d.symbol || d.category}</span> <Side type={d.type} />
+    </>
+  ) : (
+    <TradeTitle symbol={d.symbol || d.category} side={d.type} size={formatQuantity(d.quantity)} />
+  ),
+  subtitle: isCashFlow(d) ? null : <PriceMove from={formatPrice(d.open_price)} to={formatPrice(d.close_price)} />,
+  figure: formatMoney(d.profit, d.currency),
+  tone: d.profit,
+  note: formatDateFr(d.datetime),
+});
+
+/** What a tap opens: the table's columns that the face does not show, under the same labels. */
+function dealDetails(columns: readonly TableColumn<Row>[]): CardField<Row>[] {
+  return columns
+    .filter((column) => !['symbol', 'type', 'profit'].includes(column.key))
+    .map((column) => ({ key: column.key, label: column.header, render: column.render, wide: column.key === 'datetime' }));
+}
+
+/** 'Tap for Swap, Commission, Fee and Rebate': the labels each in its own element. */
+function detailsHint(labels: readonly string[]) {
+  const last = labels.length - 1;
+  return (
+    <>
+      Tap for{' '}
+      {labels.map((label, i) => (
+        <span key={label}>
+          {i === 0 ? '' : i === last ? ' and ' : ', '}
+          <span>{label}</span>
+        </span>
+      ))}
+    </>
+  );
+}
+
 export interface HistoricalTradesPanelProps {
   isPending: boolean;
   isError: boolean;
@@ -58,7 +99,9 @@ export interface HistoricalTradesPanelProps {
 export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wide }: HistoricalTradesPanelProps) {
   const page = wide ? PAGE_WIDE : PAGE_PHONE;
   const [shown, setShown] = useState(page);
-  const deals: Row[] = (data?.dealsStats[0]?.deals ?? []).map((d, key) => ({ ...d, key }));
+  const all = data?.dealsStats[0]?.deals ?? [];
+  // Counted from the oldest: a new deal arrives at the top, and an open card stays with its deal.
+  const deals: Row[] = all.map((d, i) => ({ ...d, key: all.length - 1 - i }));
   const columns = dealColumns(showRebate);
   const visible = deals.slice(0, shown);
 
@@ -68,19 +111,16 @@ export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wi
   else if (wide)
     body = <SortableTable columns={columns} rows={visible} rowKey={(d) => d.key} emptyText={NO_TRADE_DATA} label="Historical trades" className="history-table" />;
   else {
-    const [, , , ...rest] = columns;
+    // Deals come newest first from the server, the order of the table too.
     body = (
       <CardList
         items={visible}
         itemKey={(d) => d.key}
         label="Historical trades"
         emptyText={NO_TRADE_DATA}
-        title={(d) => (
-          <CardHeading date={formatDateFr(d.datetime)}>
-            <Instrument symbol={d.symbol || d.category} type={d.type} />
-          </CardHeading>
-        )}
-        fields={columnsToFields(rest)}
+        face={face}
+        fields={dealDetails(columns)}
+        hint={detailsHint(['Swap', 'Commission', 'Fee', ...(showRebate ? ['Rebate'] : [])])}
       />
     );
   }

@@ -1,13 +1,18 @@
+import { useMemo } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
-import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
+import { CardList, type CardField } from '#client/ui/card-list.tsx';
+import { FeedBanner } from '#client/ui/feed-banner.tsx';
+import { newestFirst } from '#client/ui/newest-first.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
-import { CardHeading, Instrument, signedClass } from '#client/ui/trade-cells.tsx';
+import { PriceMove, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
+import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
 
 export const NO_LIVE_TRADES = 'No live trades.';
 
@@ -33,6 +38,25 @@ const columns: TableColumn<Position>[] = [
   { key: 'tp', header: 'TP', align: 'right', render: (p) => formatPrice(p.tp) },
 ];
 
+/** A phone's row: instrument, direction and size; open → current price; P/L with the opening time under it. */
+const face = (p: Position): TradeFace => ({
+  title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
+  subtitle: <PriceMove from={formatPrice(p.price_open)} to={formatPrice(p.price_current)} />,
+  figure: formatMoney(p.profit, p.currency),
+  tone: p.profit,
+  note: formatDateFr(p.time),
+});
+
+/** What a tap opens, under the table's labels (the face shows Ins/Dir and P/L). */
+const details: CardField<Position>[] = [
+  { key: 'time', label: 'Date', render: (p) => formatDateFr(p.time), wide: true },
+  { key: 'quantity', label: 'Q', render: (p) => formatQuantity(p.quantity) },
+  { key: 'price_open', label: 'Open', render: (p) => formatPrice(p.price_open) },
+  { key: 'price_current', label: 'Current', render: (p) => formatPrice(p.price_current) },
+  { key: 'sl', label: 'SL', render: (p) => formatPrice(p.sl) },
+  { key: 'tp', label: 'TP', render: (p) => formatPrice(p.tp) },
+];
+
 export interface LiveTradesPanelProps {
   positions: readonly Position[] | null;
   error: string | null;
@@ -41,13 +65,14 @@ export interface LiveTradesPanelProps {
 
 /** The account's open positions from the account-mode feed (SPEC §7); skeleton rows until the first message. */
 export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps) {
+  // The cards in the table's default order (Date, newest first).
+  const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
   let body;
   if (positions === null) {
-    body = (
-      <>
-        <SkeletonRows rows={wide ? SKELETON_ROWS : SKELETON_ROWS_MOBILE} columns={wide ? 6 : 2} label="Loading live trades..." />
-        {error ? <p className="panel-note">{error}</p> : null}
-      </>
+    body = wide ? (
+      <SkeletonRows rows={SKELETON_ROWS} columns={6} label="Loading live trades..." />
+    ) : (
+      <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live trades..." />
     );
   } else if (wide) {
     body = (
@@ -62,26 +87,24 @@ export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps
       />
     );
   } else {
-    const [, , ...rest] = columns;
     body = (
       <CardList
-        items={positions}
+        items={cards ?? []}
         itemKey={positionKey}
         label="Live trades"
         emptyText={NO_LIVE_TRADES}
         className="live-cards"
-        title={(p) => (
-          <CardHeading date={formatDateFr(p.time)}>
-            <Instrument symbol={p.u_symbol} type={p.type} />
-          </CardHeading>
-        )}
-        fields={columnsToFields(rest)}
+        face={face}
+        fields={details}
+        hint="Newest first · tap a trade for its details"
       />
     );
   }
   return (
     <SectionPanel title="Live trades" className="live-trades-panel">
       <div data-testid="live-trades" data-logins={positions === null ? '' : [...new Set(positions.map((p) => p.login))].join(',')} data-state={positions === null ? 'loading' : 'live'}>
+        {/* SPEC §8: in account mode the feed's errors do not stop the rows; the last ones stay, aged. */}
+        {error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />}
         {body}
       </div>
     </SectionPanel>

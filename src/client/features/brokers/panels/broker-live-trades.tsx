@@ -1,14 +1,18 @@
+import { useMemo } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
-import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
+import { CardList, type CardField } from '#client/ui/card-list.tsx';
+import { FeedBanner } from '#client/ui/feed-banner.tsx';
+import { newestFirst } from '#client/ui/newest-first.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
-import { ErrorState } from '#client/ui/states.tsx';
-import { CardHeading, Instrument, signedClass } from '#client/ui/trade-cells.tsx';
+import { PriceMove, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
+import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
 
 export const NO_LIVE_TRADES = 'No live trades.';
 
@@ -29,6 +33,24 @@ const columns: TableColumn<Position>[] = [
   { key: 'server', header: 'Ser', render: (p) => p.server },
 ];
 
+/** A phone's row: instrument, direction and quantity; entry → current price; P/L with the account under it. */
+const face = (p: Position): TradeFace => ({
+  title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
+  subtitle: <PriceMove from={formatPrice(p.price_open)} to={formatPrice(p.price_current)} />,
+  figure: formatMoney(p.profit, p.currency),
+  tone: p.profit,
+  note: p.account_name,
+});
+
+/** What a tap opens, under the table's labels (the face shows Ins and P/L). */
+const details: CardField<Position>[] = [
+  { key: 'time', label: 'Date', render: (p) => formatDateFr(p.time), wide: true },
+  { key: 'quantity', label: 'Quantity', render: (p) => formatQuantity(p.quantity) },
+  { key: 'price_open', label: 'Price', render: (p) => formatPrice(p.price_open) },
+  { key: 'account_name', label: 'Acc', render: (p) => p.account_name, wide: true },
+  { key: 'server', label: 'Ser', render: (p) => p.server },
+];
+
 export interface BrokerLiveTradesProps {
   positions: readonly Position[] | null;
   error: string | null;
@@ -37,10 +59,18 @@ export interface BrokerLiveTradesProps {
 
 /** The broker's open positions per account from the broker-mode feed (SPEC §2, §7); an error stops the loading state. */
 export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesProps) {
+  // The cards in the table's default order (Date, newest first).
+  const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
+  const banner = error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />;
   let body;
-  if (positions === null && error !== null) body = <ErrorState>{error}</ErrorState>;
+  // SPEC §8: in broker mode an error stops the loading state (the banner says why, with a Retry).
+  if (positions === null && error !== null) body = null;
   else if (positions === null)
-    body = <SkeletonRows rows={wide ? SKELETON_ROWS : SKELETON_ROWS_MOBILE} columns={wide ? 7 : 2} label="Loading live trades..." />;
+    body = wide ? (
+      <SkeletonRows rows={SKELETON_ROWS} columns={7} label="Loading live trades..." />
+    ) : (
+      <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live trades..." />
+    );
   else if (wide)
     body = (
       <SortableTable
@@ -55,16 +85,13 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
   else
     body = (
       <CardList
-        items={positions}
+        items={cards ?? []}
         itemKey={positionKey}
         label="Live trades"
         emptyText={NO_LIVE_TRADES}
-        title={(p) => (
-          <CardHeading date={formatDateFr(p.time)}>
-            <Instrument symbol={p.u_symbol} type={p.type} />
-          </CardHeading>
-        )}
-        fields={columnsToFields(columns.slice(2))}
+        face={face}
+        fields={details}
+        hint="Newest first · tap a trade for its details"
       />
     );
   return (
@@ -74,6 +101,7 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
         data-state={positions === null ? (error === null ? 'loading' : 'error') : 'live'}
         data-brokers={positions === null ? '' : [...new Set(positions.map((p) => p.broker_name))].join(',')}
       >
+        {banner}
         {body}
       </div>
     </SectionPanel>

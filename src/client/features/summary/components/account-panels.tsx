@@ -69,7 +69,7 @@ export function AccountInfoPanel({ account, loading, error }: { account: Account
       ['Fees', money(account.total_fees)],
       ['Swap', money(account.total_swap)],
       ['Category', categoryLabel(account.teiko_category)],
-      ...lossFigures(losses, account.currency).map((f): [string, string, string?] => [f.label, String(f.value), f.tone === 'negative' ? 'neg' : undefined]),
+      ...lossFigures(losses, account.currency).map((f): [string, string, string?] => [f.label, f.value, f.tone === 'negative' ? 'neg' : undefined]),
     ];
     body = (
       <dl className="summary-info">

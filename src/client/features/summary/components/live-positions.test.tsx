@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { formatExcursion } from './live-positions.tsx';
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Position } from '#shared/contract/positions.ts';
+import { SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { position } from '#client/live/fake-web-socket.ts';
+import { formatExcursion, LivePositions } from './live-positions.tsx';
 
 // DOMAIN.md: MAE/MFE in pips of 0.01 for JPY pairs, else 0.0001; a share has no pip, so the
 // feed's pip count is shown as the price distance it stands for.
@@ -17,5 +24,75 @@ describe('formatExcursion', () => {
   it('shows a dash when the median is missing', () => {
     expect(formatExcursion(null, { category: 'Equities', u_symbol: 'AAPL' })).toBe(formatExcursion(undefined, { category: 'Forex', u_symbol: 'EURUSD' }));
     expect(formatExcursion(null, { category: 'Forex', u_symbol: 'EURUSD' })).not.toMatch(/\d/);
+  });
+});
+
+describe('LivePositions on a phone', () => {
+  afterEach(cleanup);
+
+  const at = (hh: number, mm: number) => Date.UTC(2026, 10, 24, hh, mm) / 1000;
+  const rows: Position[] = [
+    { ...position, u_symbol: 'EURUSD', time: at(7, 32), price_open: 1.085, price_current: 1.0872, profit: 330, sl: 1.083, tp: 1.0895 },
+    { ...position, u_symbol: 'GBPUSD', type: 'Sell', time: at(7, 40), profit: -12.5 },
+    { ...position, u_symbol: 'USDJPY', time: at(7, 38), profit: 0 },
+  ];
+  const cards = () => screen.getAllByRole('listitem').map((li) => li.getAttribute('data-position'));
+
+  it('lists compact rows newest first: instrument, direction and size, entry → current, P/L and account', () => {
+    render(<LivePositions positions={rows} canWrite={false} wide={false} label="FX trades positions" />);
+    expect(cards()).toEqual(['Master FX|GBPUSD|Sell', 'Master FX|USDJPY|Buy', 'Master FX|EURUSD|Buy']);
+    const eurusd = screen.getAllByRole('listitem')[2] as HTMLElement;
+    const face = within(eurusd).getByRole('button', { expanded: false });
+    expect(face.querySelector('.ui-trade-title')?.textContent).toBe('EURUSD Buy 1');
+    expect(face.querySelector('.ui-trade-subtitle')?.textContent).toContain('1.08500 →');
+    expect(face.querySelector('.ui-trade-subtitle')?.textContent).toContain('1.08720');
+    expect(face.querySelector('.ui-trade-figure')?.textContent).toBe(formatMoney(330, 'USD'));
+    expect(face.querySelector('.ui-trade-note')?.textContent).toBe('Master FX');
+  });
+
+  it('opens the SPEC columns in place on a tap; a read-only user gets no Edit or Close', async () => {
+    const user = userEvent.setup();
+    render(<LivePositions positions={rows} canWrite={false} wide={false} label="FX trades positions" />);
+    const eurusd = screen.getAllByRole('listitem')[2] as HTMLElement;
+    await user.click(within(eurusd).getByRole('button'));
+    const labels = [...eurusd.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(labels).toEqual(['Date', 'Q', 'EP', 'BE', 'SL', 'TP', 'Median MAE', 'Median MFE']);
+    expect(eurusd.querySelector('[data-cell="tp"]')?.textContent).toBe('1.08950');
+    expect(within(eurusd).queryByRole('button', { name: /^(Edit|Close) / })).toBeNull();
+  });
+
+  it('gives a write user Edit and Close behind the swipe, and once in the open details', async () => {
+    const user = userEvent.setup();
+    const onEdit = vi.fn();
+    render(<LivePositions positions={rows} canWrite wide={false} label="FX trades positions" onEdit={onEdit} onClose={() => undefined} />);
+    const eurusd = screen.getAllByRole('listitem')[2] as HTMLElement;
+    // Closed: the swipe layer holds them (hidden until the card slides).
+    expect(within(eurusd).getAllByRole('button', { name: /^Edit /, hidden: true })).toHaveLength(1);
+    await user.click(within(eurusd).getByRole('button', { expanded: false }));
+    const edit = within(eurusd).getAllByRole('button', { name: 'Edit EURUSD Buy of Master FX' });
+    expect(edit).toHaveLength(1);
+    await user.click(edit[0] as HTMLElement);
+    expect(onEdit).toHaveBeenCalledWith(rows[0]);
+  });
+
+  it('shows three skeleton rows until the first message', () => {
+    const { container } = render(<LivePositions positions={null} canWrite={false} wide={false} label="FX trades positions" />);
+    expect(screen.getByRole('status').textContent).toBe('Loading live positions...');
+    expect(container.querySelectorAll('.ui-trade-skeleton')).toHaveLength(SKELETON_ROWS_MOBILE);
+  });
+
+  it('keeps the last rows, open details included, under a banner while the feed is down', async () => {
+    const user = userEvent.setup();
+    const props = { positions: rows, canWrite: false, wide: false, label: 'FX trades positions' };
+    const { rerender } = render(<LivePositions {...props} feedError={null} />);
+    await user.click(within(screen.getAllByRole('listitem')[0] as HTMLElement).getByRole('button'));
+    rerender(<LivePositions {...props} feedError="WebSocket closed: 4000 Server restarting" />);
+    expect(screen.getByRole('status').textContent).toBe('WebSocket closed: 4000 Server restarting');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(cards()).toHaveLength(3);
+    expect(screen.getAllByRole('button', { expanded: true })).toHaveLength(1);
+    rerender(<LivePositions {...props} feedError={null} />);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.getAllByRole('button', { expanded: true })).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
@@ -6,8 +6,12 @@ import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumber } from '#shared/format/numbers.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { pipSize } from '#shared/analytics/excursions.ts';
-import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
+import { FeedBanner } from '#client/ui/feed-banner.tsx';
+import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { FlipList } from '#client/ui/flip-list.tsx';
+import { newestFirst } from '#client/ui/newest-first.ts';
+import { ExpandableTradeCard, PriceMove, TradeCard, TradeTitle, type TradeDetail, type TradeFace } from '#client/ui/trade-card.tsx';
 import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
 import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
 
@@ -71,11 +75,13 @@ export interface LivePositionsProps {
   label: string;
   /** Height of the table's scrolling body; rows are virtualised inside it when there are many. */
   maxHeight?: string;
+  /** The feed's failure (SPEC §8) while it is down: a banner above the last rows, with a Retry. */
+  feedError?: string | null;
 }
 
 /** Newest first, then by identity so equal times keep a stable order across snapshots. */
 export function sortLive(positions: readonly Position[]): Position[] {
-  return positions.toSorted((a, b) => b.time - a.time || positionKey(a).localeCompare(positionKey(b)));
+  return newestFirst(positions, (p) => p.time, positionKey);
 }
 
 const VIRTUAL_FROM = 40;
@@ -121,7 +127,7 @@ function Actions({ p, onEdit, onClose }: { p: Position; onEdit?: (p: Position) =
 
 /** Fields a row shows; a row re-renders only when one of them changed. */
 const SHOWN: readonly (keyof Position)[] = [
-  'time', 'u_symbol', 'type', 'account_name', 'quantity', 'profit', 'currency', 'price_open', 'breakeven', 'sl', 'tp', 'medianMae', 'medianMfe',
+  'time', 'u_symbol', 'type', 'account_name', 'quantity', 'profit', 'currency', 'price_open', 'price_current', 'breakeven', 'sl', 'tp', 'medianMae', 'medianMfe',
 ];
 const sameShown = (a: Position, b: Position) => SHOWN.every((k) => a[k] === b[k]);
 
@@ -249,34 +255,29 @@ function LiveTable({ rows, canWrite, onEdit, onClose, label, maxHeight }: { rows
   );
 }
 
-function CardBody({ p }: { p: Position }) {
-  const field = (label: ReactNode, value: ReactNode, cell?: string) => (
-    <div className="ui-card-row" data-cell={cell}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-  return (
-    <>
-      <div className="ui-card-title summary-card-title">
-        <span>
-          {p.u_symbol} <Direction type={p.type} />
-        </span>
-        <Profit p={p} />
-      </div>
-      <div className="summary-sub summary-card-account">{p.account_name}</div>
-      <dl className="ui-card-fields summary-card-fields">
-        {field('Date', formatDateFr(p.time))}
-        {field('Q', formatQuantity(p.quantity))}
-        {field('EP', formatPrice(p.price_open))}
-        {field('BE', formatPrice(p.breakeven))}
-        {field('SL', formatPrice(p.sl), 'sl')}
-        {field('TP', formatPrice(p.tp), 'tp')}
-        {field('Median MAE', formatExcursion(p.medianMae, p))}
-        {field('Median MFE', formatExcursion(p.medianMfe, p))}
-      </dl>
-    </>
-  );
+/** A phone's row: instrument, direction and size; entry → current price; P/L with the account under it. */
+function positionFace(p: Position): TradeFace {
+  return {
+    title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
+    subtitle: <PriceMove from={formatPrice(p.price_open)} to={formatPrice(p.price_current)} />,
+    figure: formatMoney(p.profit, p.currency),
+    tone: p.profit,
+    note: p.account_name,
+  };
+}
+
+/** What a tap opens: the table's other columns, under their labels (SPEC §2). */
+function positionDetails(p: Position): TradeDetail[] {
+  return [
+    { key: 'date', label: 'Date', value: formatDateFr(p.time), wide: true },
+    { key: 'q', label: 'Q', value: formatQuantity(p.quantity) },
+    { key: 'ep', label: 'EP', value: formatPrice(p.price_open) },
+    { key: 'be', label: 'BE', value: formatPrice(p.breakeven) },
+    { key: 'sl', label: 'SL', value: formatPrice(p.sl), cell: 'sl' },
+    { key: 'tp', label: 'TP', value: formatPrice(p.tp), cell: 'tp' },
+    { key: 'mae', label: 'Median MAE', value: formatExcursion(p.medianMae, p) },
+    { key: 'mfe', label: 'Median MFE', value: formatExcursion(p.medianMfe, p) },
+  ];
 }
 
 const ACTIONS_WIDTH = 176;
@@ -295,9 +296,13 @@ function dragOffset(from: number, dx: number): number {
 /**
  * A card that slides left (drag or swipe) to reveal Edit and Close. Plain pointer events and a CSS
  * transition: a drag library would measure every card's layout on mount, and a phone lists many.
+ * A tap opens the details in place, with Edit and Close under them: the way in for a keyboard or a
+ * screen reader, which cannot swipe. While the details are open the card does not slide, so each
+ * action is on screen once.
  */
 function SwipeCard({ p, onEdit, onClose }: RowProps) {
   const [open, setOpen] = useState(false);
+  const [expanded, setExpanded] = useState(false);
   const [dragX, setDragX] = useState<number | null>(null);
   const drag = useRef<{ pointer: number; startX: number; startY: number; horizontal: boolean | null } | null>(null);
   const rest = open ? -ACTIONS_WIDTH : 0;
@@ -315,15 +320,17 @@ function SwipeCard({ p, onEdit, onClose }: RowProps) {
 
   return (
     <div className="summary-swipe" data-open={open}>
-      <div className="summary-swipe-actions" onFocus={() => setOpen(true)}>
-        <Actions p={p} onEdit={onEdit} onClose={onClose} />
-      </div>
+      {expanded ? null : (
+        <div className="summary-swipe-actions" onFocus={() => setOpen(true)}>
+          <Actions p={p} onEdit={onEdit} onClose={onClose} />
+        </div>
+      )}
       <div
         className="summary-swipe-front"
         data-dragging={dragX !== null}
         style={{ transform: `translateX(${dragX ?? rest}px)` }}
         onPointerDown={(event) => {
-          if (event.pointerType === 'mouse' && event.button !== 0) return;
+          if (expanded || (event.pointerType === 'mouse' && event.button !== 0)) return;
           drag.current = { pointer: event.pointerId, startX: event.clientX, startY: event.clientY, horizontal: null };
         }}
         onPointerMove={(event) => {
@@ -341,9 +348,15 @@ function SwipeCard({ p, onEdit, onClose }: RowProps) {
         }}
         onPointerUp={(event) => end(event, false)}
         onPointerCancel={(event) => end(event, true)}
-        aria-label={`${p.u_symbol} ${p.type}, ${p.account_name}; swipe left for Edit and Close`}
       >
-        <CardBody p={p} />
+        <TradeCard
+          face={positionFace(p)}
+          details={positionDetails(p)}
+          expanded={expanded}
+          // A tap on a slid card shuts it, as in a mail list, rather than opening its details.
+          onToggle={() => (open ? setOpen(false) : setExpanded((shown) => !shown))}
+          actions={<Actions p={p} onEdit={onEdit} onClose={onClose} />}
+        />
       </div>
     </div>
   );
@@ -352,8 +365,8 @@ function SwipeCard({ p, onEdit, onClose }: RowProps) {
 const LiveCard = memo(
   function LiveCard(props: RowProps) {
     return (
-      <li className={props.canWrite ? 'summary-live-card summary-live-card-write' : 'ui-card summary-live-card'} data-position={positionKey(props.p)} data-entry={props.p.price_open}>
-        {props.canWrite ? <SwipeCard {...props} /> : <CardBody p={props.p} />}
+      <li className="summary-live-card" data-position={positionKey(props.p)} data-entry={props.p.price_open}>
+        {props.canWrite ? <SwipeCard {...props} /> : <ExpandableTradeCard face={positionFace(props.p)} details={positionDetails(props.p)} />}
       </li>
     );
   },
@@ -361,16 +374,23 @@ const LiveCard = memo(
 );
 
 /** The live positions table (desktop) or swipeable cards (phones), SPEC §2. */
-export function LivePositions({ positions, canWrite, wide, onEdit, onClose, label, maxHeight }: LivePositionsProps) {
+export function LivePositions({ feedError, ...props }: LivePositionsProps) {
+  // The banner comes and goes before the rows, which keep their state (open details, a slid card).
+  return (
+    <>
+      {feedError ? <FeedBanner message={feedError} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} /> : null}
+      <LiveBody {...props} />
+    </>
+  );
+}
+
+function LiveBody({ positions, canWrite, wide, onEdit, onClose, label, maxHeight }: Omit<LivePositionsProps, 'feedError'>) {
   const rows = useMemo(() => (positions === null ? null : sortLive(positions)), [positions]);
   if (rows === null) {
-    return (
-      <SkeletonRows
-        rows={wide ? SKELETON_ROWS : SKELETON_ROWS_MOBILE}
-        columns={wide ? 6 : 2}
-        label="Loading live positions..."
-        className={wide ? undefined : 'summary-live-skeleton'}
-      />
+    return wide ? (
+      <SkeletonRows rows={SKELETON_ROWS} columns={6} label="Loading live positions..." />
+    ) : (
+      <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live positions..." className="summary-live-skeleton" />
     );
   }
   if (wide) return <LiveTable rows={rows} canWrite={canWrite} onEdit={onEdit} onClose={onClose} label={label} maxHeight={maxHeight} />;
@@ -391,10 +411,15 @@ function LiveCards({ rows, canWrite, onEdit, onClose, label }: { rows: Position[
   const keys = shown.map(positionKey);
   // Newest first: a position that opens or closes moves the cards below it, which slide there.
   return (
-    <FlipList keys={keys} className="ui-card-list summary-live-cards" aria-label={label}>
-      {shown.map((p, i) => (
-        <LiveCard key={keys[i]} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
-      ))}
-    </FlipList>
+    <>
+      <p className="ui-trade-hint">
+        {canWrite ? 'Newest first · tap for details, swipe left to Edit or Close' : 'Newest first · tap a position for its details'}
+      </p>
+      <FlipList keys={keys} className="ui-trade-list summary-live-cards" aria-label={label}>
+        {shown.map((p, i) => (
+          <LiveCard key={keys[i]} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
+        ))}
+      </FlipList>
+    </>
   );
 }

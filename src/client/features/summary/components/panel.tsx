@@ -36,17 +36,21 @@ export const TradesPanel = memo(function TradesPanel({ title, positions, feedErr
         {count === undefined ? null : <span className="summary-count">{count}</span>}
         <ExpandButton label={title} onClick={() => setExpanded(true)} />
       </header>
-      {feedError ? (
-        <p className="summary-feed-error" role="status">
-          {feedError}
-        </p>
-      ) : null}
       <div className="summary-trades-body">
-        <LivePositions positions={positions} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} label={`${title} positions`} />
+        <LivePositions
+          positions={positions}
+          feedError={feedError}
+          canWrite={canWrite}
+          wide={wide}
+          onEdit={onEdit}
+          onClose={onClose}
+          label={`${title} positions`}
+        />
       </div>
       <Modal open={expanded} onClose={() => setExpanded(false)} title={title} fullScreen>
         <LivePositions
           positions={positions}
+          feedError={feedError}
           canWrite={canWrite}
           wide={wide}
           onEdit={onEdit}

@@ -136,7 +136,7 @@ export function PairsSelector({ masterId }: { masterId: string }) {
 
   return (
     <div className="summary-pairs">
-      <DropdownMenu label={`Pairs of ${rule.account_name}`} trigger={`Pairs ${enabledCount}/${universe.length}`} maxHeight={400} align="right">
+      <DropdownMenu label={`Pairs of ${rule.account_name}`} trigger={`Pairs ${enabledCount}/${universe.length}`} maxHeight={400} align="left">
         <ul className="summary-pair-list">
             {universe.map((pair) => {
               // SPEC §4: an enabled pair is copied long; a disabled one has no position (null).
