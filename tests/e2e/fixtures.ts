@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const USERS = {
   admin: { username: 'admin', password: 'admin-demo' },
@@ -49,4 +49,16 @@ export async function withSharedStateLock<T>(name: string, work: () => Promise<T
   } finally {
     await fs.rmdir(lock);
   }
+}
+
+/** Drags a card from its right edge to the left, as a finger would (it is brought into view first). */
+export async function swipeLeft(page: Page, card: Locator): Promise<void> {
+  await card.scrollIntoViewIfNeeded();
+  const box = await card.boundingBox();
+  if (!box) throw new Error('card not visible');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width - 20, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i += 1) await page.mouse.move(box.x + box.width - 20 - i * 24, y);
+  await page.mouse.up();
 }

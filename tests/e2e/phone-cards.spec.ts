@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
-import { signIn } from './fixtures.ts';
+import { signIn, swipeLeft } from './fixtures.ts';
 
 // Issue 16 (items 6, 8, 9): the phone's trade cards are compact rows that open their details in
 // place, newest first everywhere; a dropped feed keeps its last rows under a banner with a Retry.
@@ -137,15 +137,8 @@ test.describe('phone trade cards', () => {
     const other = rows.nth(1);
     const front = other.locator('.summary-swipe-front');
     await expect(other.getByRole('button', { name: /^Edit / })).toBeHidden();
-    // A mouse pressed outside the viewport reaches nothing: bring the card in first.
-    await front.scrollIntoViewIfNeeded();
-    const box = await front.boundingBox();
-    if (!box) throw new Error('card not visible');
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width - 20, y);
-    await page.mouse.down();
-    for (let i = 1; i <= 10; i += 1) await page.mouse.move(box.x + box.width - 20 - i * 24, y);
-    await page.mouse.up();
+    // A mouse pressed outside the viewport reaches nothing: swipeLeft brings the card in first.
+    await swipeLeft(page, front);
     await expect(other.getByRole('button', { name: /^Edit / })).toBeVisible();
     await expect(other.getByRole('button', { name: /^Close / })).toBeVisible();
     await expect(other.locator('dl')).toBeHidden();

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn, withSharedStateLock, type DemoUser } from './fixtures.ts';
+import { signIn, swipeLeft, withSharedStateLock, type DemoUser } from './fixtures.ts';
 
 // The demo market ticks once a second and live feeds send at most one snapshot a second
 // (src/server/config.ts), so polls below wait a few seconds for real changes, never a fixed sleep.
@@ -13,16 +13,6 @@ async function openHome(page: Page, who: DemoUser, portfolio?: string) {
 const fxPanel = (page: Page) => page.locator('[data-panel="summary-fx"]');
 const rowsOf = (panel: Locator) => panel.locator('[data-position]');
 
-/** Drags a card from its right edge to the left, as a finger would. */
-async function swipeLeft(page: Page, card: Locator) {
-  const box = await card.boundingBox();
-  if (!box) throw new Error('card not visible');
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width - 20, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; i += 1) await page.mouse.move(box.x + box.width - 20 - i * 24, y);
-  await page.mouse.up();
-}
 
 const apiKeyOf = (page: Page) =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('user_data') ?? '{}') as { api_key?: string }).api_key ?? '');

@@ -29,6 +29,7 @@ export const TradesPanel = memo(function TradesPanel({ title, positions, feedErr
   const [expanded, setExpanded] = useState(false);
   const id = title === 'FX trades' ? 'summary-fx' : 'summary-eq';
   const count = positions?.length;
+  const list = { positions, feedError, canWrite, wide, onEdit, onClose };
   return (
     <section className="summary-panel summary-trades-panel" aria-labelledby={`${id}-title`} data-panel={id}>
       <header className="summary-panel-header">
@@ -37,27 +38,10 @@ export const TradesPanel = memo(function TradesPanel({ title, positions, feedErr
         <ExpandButton label={title} onClick={() => setExpanded(true)} />
       </header>
       <div className="summary-trades-body">
-        <LivePositions
-          positions={positions}
-          feedError={feedError}
-          canWrite={canWrite}
-          wide={wide}
-          onEdit={onEdit}
-          onClose={onClose}
-          label={`${title} positions`}
-        />
+        <LivePositions {...list} label={`${title} positions`} />
       </div>
       <Modal open={expanded} onClose={() => setExpanded(false)} title={title} fullScreen>
-        <LivePositions
-          positions={positions}
-          feedError={feedError}
-          canWrite={canWrite}
-          wide={wide}
-          onEdit={onEdit}
-          onClose={onClose}
-          label={`${title} positions, full screen`}
-          maxHeight="calc(100dvh - 110px)"
-        />
+        <LivePositions {...list} label={`${title} positions, full screen`} maxHeight="calc(100dvh - 110px)" />
       </Modal>
     </section>
   );
