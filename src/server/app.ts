@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -52,6 +53,7 @@ const BODY_LIMIT = 1024 * 1024;
 /** A second process on a PostgreSQL database whose market another process runs. */
 export class MarketLockedError extends Error {}
 const SESSION_SWEEP_MS = 500;
+const UPGRADE_TIMEOUT_MS = 10_000;
 const MARKET_LOCK = 'simulated-market';
 const MARKET_RELOCK_MS = 2_000;
 
@@ -92,6 +94,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     },
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
+    // A URL the router cannot decode (a bad percent-escape, a parameter too long) gets the API's
+    // error shape; if it came as a websocket upgrade, its socket is closed once the answer is out
+    // (no hook runs for these, and nothing would read that socket again).
+    frameworkErrors: (error, request, reply) => {
+      if (request.raw.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroy());
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as unknown as FastifyReply).code(status).header('cache-control', 'no-store').send({ message: error.message });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   const routeList: { method: string; url: string }[] = [];
   app.decorate('routeList', routeList);
@@ -244,14 +254,28 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await registerOpenApi(app);
+  // Before the guard: its onRequest hook marks upgrade requests, so one the guard refuses (401) has its
+  // socket closed after the answer instead of left open. Pings are answered by the live routes under
+  // a per-socket budget, not queued by ws without bound.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024, autoPong: false } });
+  // An upgrade that never becomes a websocket (a URL the router refuses, a route that answers over
+  // HTTP) must not keep its socket: ws clears this timeout when a handshake completes, and closing
+  // the server ends whatever is left.
+  const upgrading = new Set<Socket>();
+  app.server.on('upgrade', (_req: unknown, socket: Socket) => {
+    upgrading.add(socket);
+    socket.setTimeout(UPGRADE_TIMEOUT_MS, () => socket.destroy());
+    socket.once('close', () => upgrading.delete(socket));
+  });
+  app.addHook('onClose', async () => {
+    for (const socket of upgrading) socket.destroy();
+  });
   await app.register(authGuard, { store: authStore });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
   await app.register(bridgeRoutes, { db, onChange: (running) => void market?.setCopying(running) });
   await app.register(accountsRoutes, { db, market });
   await app.register(tradingRoutes, { db, market, excursions });
   await app.register(rebatesRoutes, { db });
-  // Pings are answered by the live routes under a per-socket budget, not queued by ws without bound.
-  await app.register(websocket, { options: { maxPayload: 64 * 1024, autoPong: false } });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
   await app.register(healthRoutes);
   await app.register(metricsPlugin);

@@ -133,6 +133,36 @@ describe.each(BACKENDS)('hardening (%s)', (backend) => {
       expect(await c.closed).toEqual({ code: WS_CLOSE.tooMany, reason: 'Too many messages' });
     });
 
+    it('tells a burst of hundreds of pings why it is closed (4429), not with a reset', async () => {
+      const c = await connect(server, '/ws/brokers/live-positions-aggregate', { token: await ticket(server, investor), portfolio: 'Global FX' });
+      for (let i = 0; i < 345; i++) c.socket.send(JSON.stringify({ type: 'ping' }));
+      expect(await c.closed).toEqual({ code: WS_CLOSE.tooMany, reason: 'Too many messages' });
+    });
+
+    it('closes the connection of an upgrade it refuses over HTTP', async () => {
+      const url = new URL(server.url);
+      for (const path of ['/api/brokers/accounts/info', '/ws/brokers/live-positions-aggregat%e']) {
+        const outcome = await new Promise<{ status: string; closed: boolean }>((resolve) => {
+          const sock = net.connect(Number(url.port), url.hostname);
+          let head = '';
+          sock.on('data', (d: Buffer) => (head += d.toString('latin1')));
+          const timer = setTimeout(() => {
+            sock.destroy();
+            resolve({ status: head.split('\r\n')[0] ?? '', closed: false });
+          }, 3000);
+          sock.once('close', () => {
+            clearTimeout(timer);
+            resolve({ status: head.split('\r\n')[0] ?? '', closed: true });
+          });
+          sock.write(
+            `GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n` +
+              `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+          );
+        });
+        expect({ path, ...outcome }).toEqual({ path, status: expect.stringMatching(/^HTTP\/1\.1 4\d\d/) as string, closed: true });
+      }
+    });
+
     it('answers pings within the budget', async () => {
       const c = await connect(server, '/ws/brokers/live-positions-aggregate', { token: await ticket(server, investor), portfolio: 'Global FX' });
       const pong = new Promise<Buffer>((resolve) => c.socket.once('pong', resolve));
@@ -180,6 +210,15 @@ describe.each(BACKENDS)('hardening (%s)', (backend) => {
       const res = await call<{ message: string }>(server, method, path, { key: admin });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(message);
+    });
+
+    it('POST set-tp-sl-by-symbol with a price past what a price column holds', async () => {
+      const res = await call<{ message: string }>(server, 'POST', '/api/positions/set-tp-sl-by-symbol', {
+        key: admin,
+        body: { category: 'Forex', symbol: 'EURJPY', direction: 'long', currency: 'USD', take_profit: 0.0001, stop_loss: 1e308 },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/stop_loss: must be at most 1000000000/);
     });
 
     it('POST allowed-pairs with a NUL in master_id', async () => {
@@ -276,6 +315,23 @@ describe.each(BACKENDS)('hardening (%s)', (backend) => {
       });
       expect(change.every((a) => a.status === 200)).toBe(true);
       expect(await auditCount('copy-rules.allowed-pairs')).toBe(pairs + 1);
+    });
+
+    it('refuses text that is not valid Unicode before claiming the key, and the key stays usable', async () => {
+      const key = `u-${randomBytes(4).toString('hex')}`;
+      const bad = await call<{ message: string }>(server, 'POST', '/api/copy-rules/allowed-pairs', {
+        key: admin,
+        headers: { 'idempotency-key': key },
+        rawBody: '{"master_id":"\\ud800no-such-master","new_allowed_pairs":[]}',
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/master_id must be valid Unicode text/);
+      const next = await call(server, 'POST', '/api/copy-rules/allowed-pairs', {
+        key: admin,
+        headers: { 'idempotency-key': key },
+        body: { master_id: 'no-such-master', new_allowed_pairs: [] },
+      });
+      expect(next.status).toBe(404);
     });
 
     it('replays a refusal too, and refuses the same key with another body with 422', async () => {

@@ -106,18 +106,30 @@ export async function idempotent<T extends object>(
     await sleep(POLL_MS);
   }
 
+  const release = () =>
+    db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]).then(
+      () => undefined,
+      () => undefined,
+    );
   let result: T;
   try {
     result = await run();
   } catch (err) {
     if (err instanceof HttpError && err.statusCode < 500) {
-      await finish(db, userId, key, err.statusCode, { message: err.message });
+      // A refusal is replayed too; if it cannot be stored, the key is released rather than left pending.
+      await finish(db, userId, key, err.statusCode, { message: err.message }).catch(release);
     } else {
-      await db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]).catch(() => undefined);
+      await release();
     }
     throw err;
   }
-  await finish(db, userId, key, 200, result);
+  try {
+    await finish(db, userId, key, 200, result);
+  } catch (err) {
+    // The write is done; its answer could not be stored: release the key (a retry finds nothing to do) and report.
+    await release();
+    throw err;
+  }
   return result;
 }
 

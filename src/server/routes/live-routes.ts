@@ -39,6 +39,7 @@ export const PING_BURST = 20;
 export const PING_PER_SECOND = 2;
 export const MAX_UNREAD_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 1000;
+const MAX_IGNORED_AFTER_CLOSE = 1000;
 
 interface Options {
   store: AuthStore;
@@ -99,17 +100,22 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
     const withinBudget = messageBudget();
     // A client past its budget is told so (4429) and cut off if it does not close within a second or
     // keeps sending; one that does not read its answers is cut off at once. Nothing is queued for it.
+    // Once closing, the close frame is on its way and the grace timer ends the socket: what the
+    // client still sends is ignored, so its reason (4429, 4400) reaches it instead of a reset.
     const closeThenCut = (code: number, reason: string) => {
-      if (socket.readyState !== socket.OPEN) {
-        socket.terminate();
-        return;
-      }
+      if (socket.readyState !== socket.OPEN) return;
       socket.close(code, reason);
       setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
     };
     const overBudget = () => closeThenCut(WS_CLOSE.tooMany, 'Too many messages');
+    let ignored = 0;
     const cutOff = () => {
-      if (socket.readyState === socket.OPEN && socket.bufferedAmount <= MAX_UNREAD_BYTES) return false;
+      if (socket.readyState !== socket.OPEN) {
+        // A client that goes on flooding after being told to stop is cut off at once.
+        if (++ignored > MAX_IGNORED_AFTER_CLOSE) socket.terminate();
+        return true;
+      }
+      if (socket.bufferedAmount <= MAX_UNREAD_BYTES) return false;
       socket.terminate();
       return true;
     };

@@ -16,6 +16,8 @@ export const RebatePortfolioParam = z.enum([...portfolioValues, 'All'], {
   error: () => `portfolio must be one of: ${[...PORTFOLIOS, 'All'].join(', ')}`,
 });
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * A client's text field: 1..max characters and no control character (U+0000–U+001F, U+007F–U+009F).
  * PostgreSQL refuses NUL in text, and no name, login or symbol holds a control character.
@@ -25,7 +27,9 @@ export function Text(field: string, max: number) {
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
     .min(1, `${field} must not be empty`)
     .max(max, `${field} is too long (at most ${max} characters)`)
-    .regex(/^[^\p{Cc}]*$/u, `${field} must not contain control characters`);
+    .regex(/^[^\p{Cc}]*$/u, `${field} must not contain control characters`)
+    // A lone surrogate (\ud800) is no character: PostgreSQL cannot store it in text or JSON.
+    .refine((s) => !LONE_SURROGATE.test(s), `${field} must be valid Unicode text`);
 }
 
 /** Query-string booleans: 'true' / 'false'. */

@@ -60,7 +60,9 @@ const Currency = z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter ISO
 const Price = z
   .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number') })
   .finite()
-  .positive('must be a positive price');
+  .positive('must be a positive price')
+  // Prices are stored as NUMERIC(20,6); no instrument trades anywhere near a billion.
+  .max(1_000_000_000, 'must be at most 1000000000');
 
 /** POST /api/positions/set-tp-sl-by-symbol. `portfolio` (ours, optional) narrows the positions touched. */
 export const SetTpSlBody = z.strictObject({
