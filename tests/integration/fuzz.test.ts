@@ -726,7 +726,8 @@ function rawSend(port: number, agent: http.Agent | false, w: Wire, timeoutMs: nu
         res.on('error', (err) => resolve({ status: res.statusCode ?? 0, type: '', text: '', error: `response: ${err.message}` }));
         res.on('end', () => {
           const raw = Buffer.concat(chunks);
-          const enc = String(res.headers['content-encoding'] ?? '');
+          // A HEAD answer carries the headers of the GET (its content-encoding too) and no body.
+          const enc = w.method.toUpperCase() === 'HEAD' ? '' : String(res.headers['content-encoding'] ?? '');
           let text: string;
           try {
             const plain =
