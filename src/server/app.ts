@@ -150,19 +150,31 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       app.log.error({ err }, 'lost the market lock with its database connection: the market pauses');
       market?.pause();
       releaseMarket = null;
-      relocking = setInterval(() => {
-        db.holdLock(MARKET_LOCK, onLost).then(
-          async (release) => {
-            if (!release || closing) return void (await release?.());
-            clearInterval(relocking);
-            relocking = undefined;
-            releaseMarket = release;
-            await market?.resume();
-            app.log.info('market lock taken again: the market runs');
-          },
-          () => undefined,
-        );
-      }, MARKET_RELOCK_MS);
+      relocking = setInterval(() => void relock(), MARKET_RELOCK_MS);
+    };
+    // One attempt at a time; every failure (the database still away, or gone again while the market
+    // reloads) leaves the market paused and the next attempt to the timer. Nothing escapes as an
+    // unhandled rejection.
+    let attempting = false;
+    const relock = async () => {
+      if (attempting || closing) return;
+      attempting = true;
+      let release: (() => Promise<void>) | null = null;
+      try {
+        release = await db.holdLock(MARKET_LOCK, onLost);
+        if (!release) return;
+        await market?.resume();
+        clearInterval(relocking);
+        relocking = undefined;
+        releaseMarket = release;
+        app.log.info('market lock taken again: the market runs');
+      } catch (err) {
+        market?.pause();
+        await release?.().catch(() => undefined);
+        app.log.warn({ err }, 'the market could not resume yet');
+      } finally {
+        attempting = false;
+      }
     };
     let closing = false;
     releaseMarket = await db.holdLock(MARKET_LOCK, onLost);

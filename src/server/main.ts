@@ -29,6 +29,9 @@ async function main(): Promise<void> {
       },
     );
   };
+  // A rejection nobody handled is a defect (the fuzz and fault tests fail on one), but one request's
+  // or one tick's defect must not take every user's server down: it is logged and the server goes on.
+  process.on('unhandledRejection', (err: unknown) => app.log.error({ err }, 'unhandled rejection'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   const address = await app.listen({ port: config.port, host: config.host });
