@@ -14,7 +14,7 @@
  * Each property stops at its first counterexample, so concerns are checked apart (a server error
  * does not hide an access defect on the same route, nor the other way round).
  *
- * Runs are seeded: the seed is logged at the start, FUZZ_SEED=<n> replays a run, FUZZ_SCALE=<x>
+ * Runs are seeded (a fixed seed unless FUZZ_SEED=random): the seed is logged at the start, FUZZ_SEED=<n> replays a run, FUZZ_SCALE=<x>
  * multiplies the number of runs (default 1: about 11,000 HTTP requests, 400 sockets and 200 raw
  * handshakes per backend, some 30 s per backend on a healthy server).
  */
@@ -37,7 +37,15 @@ import { ticket } from './helpers/ws.ts';
 // Seed, scale, process-wide watchers
 // ---------------------------------------------------------------------------------------------
 
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 0x7fffffff);
+// A fixed seed by default, so the suite gives the same verdict on every run (CI included);
+// FUZZ_SEED=random explores new inputs, FUZZ_SEED=<n> replays a run.
+const DEFAULT_SEED = 22;
+const SEED =
+  process.env.FUZZ_SEED === 'random'
+    ? Math.floor(Math.random() * 0x7fffffff)
+    : process.env.FUZZ_SEED
+      ? Number(process.env.FUZZ_SEED)
+      : DEFAULT_SEED;
 const SCALE = process.env.FUZZ_SCALE ? Number(process.env.FUZZ_SCALE) : 1;
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 console.info(`fuzz.test.ts: seed ${SEED} (replay with FUZZ_SEED=${SEED}), scale ${SCALE}`);
