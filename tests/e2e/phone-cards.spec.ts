@@ -92,14 +92,17 @@ test.describe('phone trade cards', () => {
     const rows = liveRows(page);
     await expect(rows.first()).toBeVisible();
     await settled(rows);
-    // Each card's Date (dd/mm/yyyy HH:mm) sits in its details; read it as yyyymmddHHmm.
-    const times = await rows.evaluateAll((els) =>
-      els.map((el) => {
-        const date = [...el.querySelectorAll('dt')].find((dt) => dt.textContent === 'Date')?.nextElementSibling?.textContent ?? '';
-        const [d, m, y, hh, mm] = date.split(/[/ :]/);
-        return `${y}${m}${d}${hh}${mm}`;
-      }),
-    );
+    // Each card's Date (dd/mm/yyyy HH:mm) sits in its details, drawn on a tap: open each card in
+    // turn, as a reader would, and read it as yyyymmddHHmm.
+    const times: string[] = [];
+    for (let i = 0; i < (await rows.count()); i++) {
+      const toggle = rows.nth(i).locator('[aria-expanded]').first();
+      await toggle.click();
+      const date = await rows.nth(i).locator('.ui-trade-field').filter({ has: page.locator('dt', { hasText: /^Date$/ }) }).locator('dd').innerText();
+      await toggle.click();
+      const [d, m, y, hh, mm] = date.split(/[/ :]/);
+      times.push(`${y}${m}${d}${hh}${mm}`);
+    }
     expect(times.length).toBeGreaterThan(1);
     expect(times.every((t) => /^\d{12}$/.test(t))).toBe(true);
     expect(times).toEqual(times.toSorted().toReversed());

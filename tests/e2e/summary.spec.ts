@@ -167,6 +167,20 @@ test('an admin edits TP/SL and closes a position: both reach the server and show
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status').filter({ hasText: `Take profit ${Number(tp)} and stop loss ${Number(sl)} set on` })).toBeVisible();
+    // On a phone the TP and SL are among the card's details, drawn on a tap.
+    if (isMobile) {
+      // A tap on a swiped card first slides it back; the next one opens its details.
+      const toggle = target.locator('[aria-expanded]').first();
+      await expect
+        .poll(
+          async () => {
+            if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+            return toggle.getAttribute('aria-expanded');
+          },
+          { timeout: 10_000 },
+        )
+        .toBe('true');
+    }
     await expect(target.locator('[data-cell="tp"]')).toContainText(tp);
     await expect(target.locator('[data-cell="sl"]')).toContainText(sl);
 

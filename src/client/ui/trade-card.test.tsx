@@ -37,14 +37,15 @@ describe('TradeCard', () => {
     const row = screen.getByRole('button');
     const panel = document.getElementById(row.getAttribute('aria-controls') ?? '');
     expect(panel?.hidden).toBe(true);
-    // Closed details stay in the document: every figure is reachable.
-    expect(container.querySelector('[data-cell="tp"]')?.textContent).toBe('1.08950');
+    // Closed details are not drawn (a hidden panel is out of reach of every reader anyway).
+    expect(container.querySelector('[data-cell="tp"]')).toBeNull();
 
     await user.click(row);
     expect(row.getAttribute('aria-expanded')).toBe('true');
     expect(panel?.hidden).toBe(false);
     const shown = within(panel as HTMLElement);
     expect(shown.getByText('SL').nextElementSibling?.textContent).toBe('1.08300');
+    expect(container.querySelector('[data-cell="tp"]')?.textContent).toBe('1.08950');
     expect(shown.getByText('Date').parentElement?.className).toContain('ui-trade-field-wide');
 
     await user.click(row);

@@ -103,15 +103,19 @@ export function TradeCard({ face, details, expanded, onToggle, actions }: TradeC
           {face.note === undefined ? null : <span className="ui-trade-note">{face.note}</span>}
         </span>
       </button>
+      {/* The details are drawn only while open: a closed row costs a phone no DOM, layout or work
+          per snapshot for figures nobody sees. */}
       <div id={id} className="ui-trade-details" hidden={!expanded}>
-        <dl className="ui-trade-fields">
-          {details.map((detail) => (
-            <div key={detail.key} className={detail.wide ? 'ui-trade-field ui-trade-field-wide' : 'ui-trade-field'}>
-              <dt>{detail.label}</dt>
-              <dd data-cell={detail.cell}>{detail.value}</dd>
-            </div>
-          ))}
-        </dl>
+        {expanded ? (
+          <dl className="ui-trade-fields">
+            {details.map((detail) => (
+              <div key={detail.key} className={detail.wide ? 'ui-trade-field ui-trade-field-wide' : 'ui-trade-field'}>
+                <dt>{detail.label}</dt>
+                <dd data-cell={detail.cell}>{detail.value}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
         {expanded && actions ? <div className="ui-trade-actions">{actions}</div> : null}
       </div>
     </div>

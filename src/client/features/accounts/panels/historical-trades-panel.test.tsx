@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { HistoricalTradesPanel } from './historical-trades-panel.tsx';
 
@@ -26,6 +26,7 @@ describe('HistoricalTradesPanel on a phone', () => {
     expect(trade.querySelector('.ui-trade-title')?.textContent).toBe('EURUSD Buy 0,35');
     expect(trade.querySelector('.ui-trade-subtitle')?.textContent).toContain('1.08500');
     expect(trade.querySelector('.ui-trade-note')?.textContent).toBe('20/11/2026 12:04');
+    fireEvent.click(within(trade).getAllByRole('button')[0]!);
     expect([...trade.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['Date', 'Quantity', 'Open price', 'Close price', 'Swap', 'Commission', 'Fee', 'Rebate']);
     // A cash flow has no prices and no size.
     expect(cash.querySelector('.ui-trade-title')?.textContent).toBe('Balance Deposit');

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Position } from '#shared/contract/positions.ts';
 import { position } from '#client/live/fake-web-socket.ts';
 import { BrokerLiveTrades } from './broker-live-trades.tsx';
@@ -25,7 +25,9 @@ describe('BrokerLiveTrades on a phone', () => {
     expect(symbols).toEqual(['EURUSD', 'USDJPY', 'GBPUSD']);
     // The account under each P/L; the Date, Price, Acc and Ser a tap away.
     expect(list.querySelector('.ui-trade-note')?.textContent).toBe('CON Follower 03');
-    expect([...(list.querySelector('li')?.querySelectorAll('dt') ?? [])].map((dt) => dt.textContent)).toEqual(['Date', 'Quantity', 'Price', 'Acc', 'Ser']);
+    const first = list.querySelector('li') as HTMLElement;
+    fireEvent.click(within(first).getAllByRole('button')[0]!);
+    expect([...first.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['Date', 'Quantity', 'Price', 'Acc', 'Ser']);
   });
 
   it('stops loading on a feed error and offers a Retry', () => {
