@@ -89,7 +89,7 @@ export class SimulatedMarket implements BrokerAdapter {
   // ---- lifecycle -------------------------------------------------------------------------------
 
   async start(): Promise<void> {
-    await this.load();
+    await this.serial.run(() => this.load());
     await this.catchUpDays();
     if (this.positions.size === 0) await this.serial.run(() => this.seedOpenPositions());
     this.publish();
@@ -119,9 +119,9 @@ export class SimulatedMarket implements BrokerAdapter {
 
   /** The lock is back: reload everything from the database (the truth) and run again. */
   async resume(): Promise<void> {
-    await this.serial.run(() => this.load());
-    this.paused = false;
+    // start() reloads the books (once); writes stay refused until it has.
     await this.start();
+    this.paused = false;
   }
 
   private assertRunning(): void {
