@@ -1,14 +1,10 @@
-import { normalisePortfolio, PORTFOLIOS } from '#shared/domain/portfolios.ts';
-import { useSession } from '#client/auth/session-store.ts';
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { usePortfolio } from './portfolio.ts';
 
 /** Top bar dropdown 'Select Portfolio': the user's authorised portfolios (SPEC §2). */
 export function PortfolioSelect() {
-  const session = useSession();
-  const { portfolio, setPortfolio } = usePortfolio();
-  const authorised = new Set((session?.portfolio_auth ?? []).map((p) => normalisePortfolio(p)));
-  const options = PORTFOLIOS.filter((p) => authorised.has(p)).map((p) => ({ value: p, label: p }));
+  const { portfolio, choices, setPortfolio } = usePortfolio();
+  const options = choices.map((p) => ({ value: p, label: p }));
   return (
     <Dropdown
       label="Select Portfolio"

@@ -13,13 +13,11 @@ import { bridgeQueries } from '#client/api/queries/bridge.ts';
 import { copyRuleQueries } from '#client/api/queries/copy-rules.ts';
 import { prefetchInSteps, type Prefetch } from '#client/api/queries/prefetch.ts';
 import { hasPermission } from '#shared/domain/permissions.ts';
-import { DEFAULT_PORTFOLIO, normalisePortfolio } from '#shared/domain/portfolios.ts';
 import { ROUTES, safeRedirect } from './paths.ts';
 import { AppLayout } from './app-layout.tsx';
 import { NotFound } from '#client/ui/not-found.tsx';
-import { selectPortfolio } from '#shared/domain/portfolio-selection.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
-import { allowsAll, validatePortfolioSearch } from './portfolio.ts';
+import { pagePortfolio, validatePortfolioSearch } from './portfolio.ts';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -54,10 +52,8 @@ const appRoute = createRoute({
     if (!context.auth.isAuthenticated) {
       throw redirect({ to: ROUTES.login, search: { redirect: location.href } });
     }
-    // One place decides the portfolio: Consolidated drops the parameter, an unauthorised one switches.
-    const { param } = selectPortfolio(search.portfolio, sessionStore.get()?.portfolio_auth ?? [], {
-      allowAll: allowsAll(location.pathname),
-    });
+    // pagePortfolio decides the portfolio: Consolidated drops the parameter, an unauthorised one switches.
+    const { param } = pagePortfolio(search, location.pathname);
     if (param !== search.portfolio) {
       throw redirect({ to: location.pathname, search: { ...search, portfolio: param }, replace: true });
     }
@@ -79,7 +75,8 @@ const homeRoute = createRoute({
   // the Pairs selectors of write users), asked for while its code loads. The screen's chunk is not
   // imported here: this list names the same query factories it uses.
   loader: ({ context, deps }) => {
-    const portfolio = (deps.portfolio === undefined ? undefined : normalisePortfolio(deps.portfolio)) ?? DEFAULT_PORTFOLIO;
+    // The portfolio Summary shows (on this route never 'All': scope is the portfolio itself).
+    const portfolio = pagePortfolio(deps, ROUTES.home).scope;
     const copyRules: Prefetch = (client) => client.prefetchQuery(copyRuleQueries.infos());
     prefetchInSteps(context.queryClient, [
       (client) => client.prefetchQuery(accountQueries.info(portfolio)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectPortfolio } from './portfolio-selection.ts';
+import { authorisedPortfolios, selectPortfolio } from './portfolio-selection.ts';
 
 const ALL = ['Consolidated Portfolio', 'Global FX', 'Global Equity', 'SMA', 'AMC'];
 
@@ -23,5 +23,8 @@ describe('portfolio selection (SPEC §2)', () => {
   });
   it('leaves the default in place for a user with no portfolios', () => {
     expect(selectPortfolio('SMA', [])).toEqual({ portfolio: 'SMA', param: 'SMA' });
+  });
+  it("reads portfolio_auth in its own order, aliases accepted, unknown names dropped", () => {
+    expect(authorisedPortfolios(['SMA', 'Global Forex', 'Nonsense'])).toEqual(['SMA', 'Global FX']);
   });
 });

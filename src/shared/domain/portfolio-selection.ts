@@ -7,6 +7,11 @@ export interface PortfolioSelection {
   param: string | undefined;
 }
 
+/** The user's portfolio_auth as portfolio names, in its own order; names we do not know are dropped. */
+export function authorisedPortfolios(portfolioAuth: readonly string[]): Portfolio[] {
+  return portfolioAuth.map((p) => normalisePortfolio(p)).filter((p): p is Portfolio => p !== undefined);
+}
+
 /**
  * The portfolio a page shows (SPEC §2): the `portfolio` parameter, Consolidated Portfolio by default
  * (and then the parameter is removed); a value outside the user's portfolio_auth switches to the first
@@ -17,7 +22,7 @@ export function selectPortfolio(
   portfolioAuth: readonly string[],
   options: { allowAll?: boolean } = {},
 ): PortfolioSelection {
-  const authorised = portfolioAuth.map((p) => normalisePortfolio(p)).filter((p): p is Portfolio => p !== undefined);
+  const authorised = authorisedPortfolios(portfolioAuth);
   if (requested === ALL_PORTFOLIOS && options.allowAll) return { portfolio: ALL_PORTFOLIOS, param: ALL_PORTFOLIOS };
   const wanted = (requested !== undefined ? normalisePortfolio(requested) : undefined) ?? DEFAULT_PORTFOLIO;
   const chosen = authorised.length === 0 || authorised.includes(wanted) ? wanted : (authorised[0] ?? wanted);

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '#shared/domain/permissions.ts';
-import { isPortfolio } from '#shared/domain/portfolios.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { dealQueries } from '#client/api/queries/deals.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
@@ -24,8 +23,7 @@ import './accounts.css';
 /** Accounts screen (SPEC §2): pick an account, then its information, stats, distribution, performance and trades. */
 export function AccountsPage() {
   const session = useSession();
-  const { portfolio } = usePortfolio();
-  const scope = isPortfolio(portfolio) ? portfolio : undefined;
+  const { scope } = usePortfolio();
   const wide = useIsWide();
   const canReadRebate = hasPermission(session?.restrictions, 'read_rebate');
   const accounts = useQuery(accountQueries.info(scope));

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '#shared/domain/permissions.ts';
-import { isPortfolio } from '#shared/domain/portfolios.ts';
 import { brokerInPortfolio } from '#shared/domain/positions-filter.ts';
 import { compareValues } from '#shared/domain/sorting.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
@@ -23,8 +22,7 @@ export const LOADING_BROKER = 'Chargement du broker...';
 /** Brokers screen (SPEC §2): pick a broker of the portfolio, then its summary, rebates and live trades. */
 export function BrokersPage() {
   const session = useSession();
-  const { portfolio } = usePortfolio();
-  const scope = isPortfolio(portfolio) ? portfolio : undefined;
+  const { portfolio, scope } = usePortfolio();
   const wide = useIsWide();
   const canReadRebate = hasPermission(session?.restrictions, 'read_rebate');
   const brokers = useQuery(accountQueries.brokers(scope));

@@ -7,9 +7,9 @@ import { sum } from '#shared/analytics/stats.ts';
 import { DASHBOARD_PALETTE } from '#shared/domain/constants.ts';
 import { hasPermission } from '#shared/domain/permissions.ts';
 import { dashboardPanels, isEquityCategory, isForexCategory } from '#shared/domain/positions-filter.ts';
-import { DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio } from '#shared/domain/portfolios.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
-import { usePortfolio } from '#client/app/portfolio.ts';
+import { useSinglePortfolio } from '#client/app/portfolio.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { useLivePositions } from '#client/live/use-live-positions.ts';
 import { PageTitle } from '#client/ui/page-title.tsx';
@@ -131,8 +131,7 @@ export function SummaryPage() {
 function SummaryScreen({ stage }: { stage: number }) {
   const session = useSession();
   const canWrite = hasPermission(session?.restrictions, 'write');
-  const { portfolio: selected } = usePortfolio();
-  const portfolio: Portfolio = normalisePortfolio(selected) ?? DEFAULT_PORTFOLIO;
+  const portfolio = useSinglePortfolio();
   const wide = useIsWide();
 
   const [gridTab, setGridTab] = useState<GridBy>('account');
