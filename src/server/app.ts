@@ -25,8 +25,10 @@ import { accountsRoutes } from './routes/accounts-routes.ts';
 import { tradingRoutes } from './routes/trading-routes.ts';
 import { rebatesRoutes } from './routes/rebates-routes.ts';
 import { liveRoutes, WS_CLOSE } from './routes/live-routes.ts';
-import { generateHistory, hasHistory } from './market/history.ts';
-import { SimulatedMarket } from './market/simulated-market.ts';
+import type { BrokerAdapter } from './market/adapter.ts';
+import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
+import { Ledger } from './ledger/ledger.ts';
+import { CopyEngine } from './copy/copy-engine.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -41,7 +43,10 @@ declare module 'fastify' {
     db: Database;
     config: AppConfig;
     authStore: AuthStore;
-    market: SimulatedMarket | null;
+    /** The broker connection (the simulated market today); null when none runs. */
+    market: BrokerAdapter | null;
+    copier: CopyEngine | null;
+    ledger: Ledger;
     hub: LiveHub;
     /** Every route registered (method and routed URL pattern): for tests that walk the whole API. */
     routeList: { method: string; url: string }[];
@@ -137,9 +142,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   }
 
   // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
-  let market: SimulatedMarket | null = null;
-  const simulated = await db.query("SELECT 1 FROM market_state WHERE key = 'history'");
-  if (config.demo !== false && (demo || simulated.length > 0)) {
+  const ledger = new Ledger(db);
+  let market: BrokerAdapter | null = null;
+  let copier: CopyEngine | null = null;
+  if (config.demo !== false && (demo || (await hasSimulatedData(db)))) {
     // Exactly one process runs the market on a database: two would close the same positions twice.
     // If the lock's connection dies, the market pauses (no tick, writes answer 503) until this
     // process holds the lock again, then reloads its state from the database and goes on.
@@ -191,25 +197,19 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       clearInterval(relocking);
       await releaseMarket?.();
     });
-    if (!(await hasHistory(db))) {
-      const started = performance.now();
-      // The demo users and the history are written in one transaction: a crash leaves neither.
-      const made = await generateHistory(
-        db,
-        { seed: config.market.seed, now: config.market.now(), months: config.market.historyMonths },
-        demo ? (tx) => seedDemoUsers(authStore, tx) : undefined,
-      );
-      if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
-    }
+    const options = {
+      ...config.market,
+      onError: (err: unknown) => app.log.error({ err }, 'market tick failed'),
+    };
+    const started = performance.now();
+    // The demo users and the history are written in one transaction: a crash leaves neither.
+    const made = await prepareSimulatedData(db, options, demo ? (tx) => seedDemoUsers(authStore, tx) : undefined);
+    if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
     if (demo) await seedDemoUsers(authStore);
-    market = new SimulatedMarket(db, {
-      seed: config.market.seed,
-      now: config.market.now,
-      tickMs: config.market.tickMs,
-      autoTrade: config.market.autoTrade,
-      flushEvery: 3,
-      onError: (err) => app.log.error({ err }, 'market tick failed'),
-    });
+    market = createSimulatedBroker(db, ledger, options);
+    copier = new CopyEngine(db, market);
+    // The copy engine follows the market's trades from its first one (the first start's open trades).
+    await copier.start();
     await market.start();
   }
   const excursions = new ExcursionCache(db, config.market.now);
@@ -217,9 +217,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const hub = new LiveHub(excursions, config.market.feedIntervalMs);
   market?.onUpdate((snapshot) => hub.update(snapshot));
   app.decorate('market', market);
+  app.decorate('copier', copier);
+  app.decorate('ledger', ledger);
   app.decorate('hub', hub);
   app.addHook('onClose', async () => {
     hub.close();
+    copier?.stop();
     await market?.stop();
   });
 
@@ -284,9 +287,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   await app.register(authGuard, { store: authStore });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
-  await app.register(bridgeRoutes, { db, onChange: (running) => void market?.setCopying(running) });
-  await app.register(accountsRoutes, { db, market });
-  await app.register(tradingRoutes, { db, market, excursions });
+  await app.register(bridgeRoutes, { db, onChange: (running) => void copier?.setCopying(running) });
+  await app.register(accountsRoutes, { db, market, ledger });
+  await app.register(tradingRoutes, { db, market, copier, excursions });
   await app.register(rebatesRoutes, { db });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
   await app.register(healthRoutes);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
-import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
+import { BACKENDS, http, login, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 import { connect, ticket } from './helpers/ws.ts';
 
 type Snapshot = { type: string; timestamp: number; positionsAggregate: Position[] };
@@ -192,7 +192,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
   });
 
   it('copies a master trade only while the bridge is on', async () => {
-    const market = server.app.market!;
+    const market = simulatorOf(server.app);
     const master = [...market.snapshot().accounts.values()].find((a) => a.account_name === 'AMC FX Master')!;
     const followers = [...market.snapshot().accounts.values()].filter((a) => a.master_id === master.id);
     expect(followers.length).toBeGreaterThan(1);
@@ -222,7 +222,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
 
   it('pushes snapshots whose prices move, and shows a TP/SL edit and a close in the next one', async () => {
     const key = admin;
-    const market = server.app.market!;
+    const market = simulatorOf(server.app);
     const live = await connect(server, '/ws/brokers/live-positions-aggregate', { token: await ticket(server, key), portfolio: 'AMC' });
     const first = (live.messages[0] ?? (await live.next())) as Snapshot;
     expect(first.type).toBe('snapshot');
@@ -318,7 +318,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     // Garbage closes that socket only; the others keep their feed.
     ok.socket.send('not json at all');
     expect((await ok.closed).code).toBe(4400);
-    await server.app.market!.tick();
+    await simulatorOf(server.app).tick();
     await expect(byAccount.next()).resolves.toBeDefined();
     byAccount.socket.close();
     byBroker.socket.close();
@@ -332,7 +332,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     );
     const before = server.app.hub.computed;
     const received = clients.map((c) => c.next());
-    await server.app.market!.tick();
+    await simulatorOf(server.app).tick();
     const messages = (await Promise.all(received)) as Snapshot[];
     expect(server.app.hub.computed - before).toBe(1);
     expect(new Set(messages.map((m) => JSON.stringify(m))).size).toBe(1);

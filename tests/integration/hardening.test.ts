@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { buildApp, MarketLockedError } from '#server/app.ts';
 import { WS_CLOSE } from '#server/routes/live-routes.ts';
 import { hashPassword } from '#server/auth/password.ts';
-import { BACKENDS, DEMO, http as call, login, startServer, testConfig, type TestServer } from './helpers/server.ts';
+import { BACKENDS, DEMO, http as call, login, simulatorOf, startServer, testConfig, type TestServer } from './helpers/server.ts';
 import { connect, ticket } from './helpers/ws.ts';
 
 /** Opens a socket and resolves with what the upgrade answered: a socket, or an HTTP status. */
@@ -284,7 +284,7 @@ describe.each(BACKENDS)('hardening (%s)', (backend) => {
       );
 
     it('acts once for 50 concurrent duplicates of a close, and all get the first answer', async () => {
-      const market = server.app.market!;
+      const market = simulatorOf(server.app);
       const master = [...market.snapshot().accounts.values()].find((a) => a.account_name === 'AMC FX Master')!;
       await market.openMasterTrade(master.id, 'EURCAD', 'Buy', 1);
       const before = await auditCount('positions.close');

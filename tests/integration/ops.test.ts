@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResponse } from '#shared/contract/audit.ts';
 import type { ReadyResponse } from '#shared/contract/ops.ts';
-import { checkDatabase } from '#server/ops/health-routes.ts';
-import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
+import { checkDatabase } from '#server/db/health-repo.ts';
+import { BACKENDS, http, login, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 import { connect, ticket } from './helpers/ws.ts';
 
 type Operation = { security?: Record<string, string[]>[]; description?: string; parameters?: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, unknown> };
@@ -70,7 +70,7 @@ describe.each(BACKENDS)('the operator’s view (%s)', (backend) => {
   it('exposes Prometheus metrics labelled by the routed pattern', async () => {
     expect((await http(server, 'GET', '/api/bridge/status', { key: admin })).status).toBe(200);
     expect((await http(server, 'GET', '/api/no-such-call-4f2a?token=secret')).status).toBe(404);
-    await server.app.market!.tick();
+    await simulatorOf(server.app).tick();
     const text = await metrics(server);
     for (const name of [
       'http_requests_total',
@@ -89,7 +89,7 @@ describe.each(BACKENDS)('the operator’s view (%s)', (backend) => {
     // An unmatched URL is counted under one label: raw URLs would make label values unbounded.
     expect(sample(text, 'http_requests_total', 'method="GET",route="unmatched",status_code="404"')).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('no-such-call');
-    expect(sample(text, 'market_ticks_total')).toBe(server.app.market!.ticks);
+    expect(sample(text, 'market_ticks_total')).toBe(simulatorOf(server.app).ticks);
     expect(sample(text, 'bridge_running')).toBe(1);
     if (backend === 'postgres') expect(sample(text, 'db_pool_clients', 'state="total"')).toBeGreaterThanOrEqual(1);
   });

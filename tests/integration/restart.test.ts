@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, startServer, type TestServerOptions } from './helpers/server.ts';
+import { BACKENDS, simulatorOf, startServer, type TestServerOptions } from './helpers/server.ts';
 
 const count = async (server: { app: { db: { query: <T extends object>(s: string) => Promise<T[]> } } }, table: string) =>
   (await server.app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
@@ -26,7 +26,7 @@ describe.each(BACKENDS)('a restart continues from what is stored (%s)', (backend
       );
       expect(Math.min(...perAccount.map((r) => r.n))).toBeGreaterThanOrEqual(12);
 
-      const market = first.app.market!;
+      const market = simulatorOf(first.app);
       const master = [...market.snapshot().accounts.values()].find((a) => a.is_master)!;
       const trade = await market.openMasterTrade(master.id, 'USDJPY', 'Buy', 1.5);
       await market.tick();

@@ -8,41 +8,14 @@ import {
   type Point,
 } from '#shared/analytics/series.ts';
 import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
-import type { Queryable } from '#server/db/database.ts';
-
-export interface DealRecord {
-  kind: 'trade' | 'deposit' | 'withdrawal';
-  symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  category: 'Forex' | 'Equities' | null;
-  quantity: number;
-  open_price: number | null;
-  close_price: number | null;
-  datetime: Date;
-  amount: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  rebate: number;
-  is_rebalancing: boolean;
-}
-
-export async function loadDeals(db: Queryable, accountId: number): Promise<DealRecord[]> {
-  return db.query<DealRecord>(
-    `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
-            commission, fee, rebate, is_rebalancing
-     FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
-    [accountId],
-  );
-}
+import type { DealRecord } from '#server/db/deals-repo.ts';
 
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 export function toLedger(deals: readonly DealRecord[]): LedgerEntry[] {
   return deals.map((d) =>
     d.kind === 'trade'
-      ? { time: epoch(d.datetime), kind: 'trade', net: d.profit + d.swap + d.commission + d.fee, volume: d.quantity }
+      ? { time: epoch(d.datetime), kind: 'trade', net: d.net, volume: d.quantity }
       : { time: epoch(d.datetime), kind: d.kind, net: d.amount },
   );
 }
@@ -93,7 +66,7 @@ export function statsOf(trades: readonly DealRecord[]) {
   const s = tradeStats(closed);
   const asTrade = (target: number | null) => {
     if (target === null) return null;
-    const d = trades.find((t, i) => netResult(closed[i]!) === target);
+    const d = trades.find((_, i) => netResult(closed[i]!) === target);
     return d ? { datetime: epoch(d.datetime), symbol: d.symbol ?? '', type: d.type ?? '', profit: target } : null;
   };
   return { ...s, best: asTrade(s.best_trade), worst: asTrade(s.worst_trade) };

@@ -1,7 +1,16 @@
 import { accountInPortfolio } from '#shared/domain/account-scope.ts';
-import { normalisePortfolio, PORTFOLIOS, type Portfolio } from '#shared/domain/portfolios.ts';
+import { CATEGORIES, DEFAULT_PORTFOLIO, normalisePortfolio, PORTFOLIOS, type Portfolio } from '#shared/domain/portfolios.ts';
+import { forbidden } from '#server/http/errors.ts';
 import type { SessionUser } from './auth-store.ts';
-import { assertPortfolio } from './guard.ts';
+
+/**
+ * What a request may see: its portfolios and the account categories they cover. Decided once per
+ * request by `scopeFor` (HTTP routes and sockets alike); repositories filter on `categories`.
+ */
+export interface Scope {
+  readonly portfolios: readonly Portfolio[];
+  readonly categories: readonly string[];
+}
 
 /** The portfolios of the caller's portfolio_auth, in the canonical order. */
 export function authorisedPortfolios(user: SessionUser): Portfolio[] {
@@ -9,25 +18,45 @@ export function authorisedPortfolios(user: SessionUser): Portfolio[] {
   return PORTFOLIOS.filter((p) => auth.has(p));
 }
 
-/**
- * The portfolios a read covers: the one asked for (403 unless authorised), or, when none is given
- * (or 'All'), every portfolio the caller is authorised for.
- */
-export function portfoliosFor(user: SessionUser, requested: string | undefined): Portfolio[] {
-  if (requested === undefined || requested === 'All') return authorisedPortfolios(user);
-  const portfolio = normalisePortfolio(requested);
-  if (!portfolio) return [];
-  if (!authorisedPortfolios(user).includes(portfolio)) assertPortfolio(user, requested);
-  return [portfolio];
-}
-
 /** Does an account of this category belong to any of these portfolios? */
-export function inScope(teikoCategory: string, portfolios: readonly Portfolio[]): boolean {
+export function inScope(teikoCategory: string, scope: Scope | readonly Portfolio[]): boolean {
+  const portfolios = 'portfolios' in scope ? scope.portfolios : scope;
   return portfolios.some((p) => accountInPortfolio(teikoCategory, p));
 }
 
-/** Account categories covered by these portfolios, for SQL `= ANY($n)`. */
-export function scopeCategories(portfolios: readonly Portfolio[]): string[] {
-  const all = ['consolidate', 'global forex', 'global equity', 'SMA', 'AMC'];
-  return all.filter((c) => inScope(c, portfolios));
+/** The scope of these portfolios. */
+export function scopeOfPortfolios(portfolios: readonly Portfolio[]): Scope {
+  return { portfolios, categories: CATEGORIES.filter((c) => inScope(c, portfolios)) };
+}
+
+/**
+ * The one step from a request's `portfolio` to the caller's scope.
+ * - `union` (HTTP reads): absent or 'All' covers every portfolio the caller is authorised for; a
+ *   name the product does not know covers nothing.
+ * - `one` (a live feed, which shows one portfolio): absent is the Consolidated Portfolio, or the
+ *   caller's first one when not authorised for it.
+ * A portfolio outside the caller's portfolio_auth is refused (403; a socket closes with 4403).
+ */
+export function scopeFor(user: SessionUser, requested: string | undefined, mode: 'union' | 'one' = 'union'): Scope {
+  const allowed = authorisedPortfolios(user);
+  if (mode === 'one') {
+    if (requested === undefined) {
+      const p = allowed.includes(DEFAULT_PORTFOLIO) ? DEFAULT_PORTFOLIO : allowed[0];
+      if (!p) throw forbidden('Forbidden: no authorised portfolio');
+      return scopeOfPortfolios([p]);
+    }
+    const p = normalisePortfolio(requested);
+    if (!p || !allowed.includes(p)) throw forbidden(`Forbidden: portfolio '${requested}'`);
+    return scopeOfPortfolios([p]);
+  }
+  if (requested === undefined || requested === 'All') return scopeOfPortfolios(allowed);
+  const portfolio = normalisePortfolio(requested);
+  if (!portfolio) return scopeOfPortfolios([]);
+  if (!allowed.includes(portfolio)) throw forbidden(`Forbidden: you are not authorised for the portfolio '${requested}'.`);
+  return scopeOfPortfolios([portfolio]);
+}
+
+/** Every portfolio the caller is authorised for. */
+export function callerScope(user: SessionUser): Scope {
+  return scopeOfPortfolios(authorisedPortfolios(user));
 }

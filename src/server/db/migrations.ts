@@ -193,6 +193,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency_keys ALTER COLUMN response DROP NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'the ledger: each deal keeps its net result; drawdown alert state on the account',
+    // The backfill is the one place outside the ledger that restates the net formula: it runs once,
+    // on rows written before the ledger stored it.
+    sql: `
+      ALTER TABLE deals ADD COLUMN net NUMERIC(20,2) NOT NULL DEFAULT 0;
+      UPDATE deals SET net = profit + swap + commission + fee WHERE kind = 'trade';
+      ALTER TABLE accounts ADD COLUMN dd_peak NUMERIC(20,2);
+      ALTER TABLE accounts ADD COLUMN dd_breach BOOLEAN NOT NULL DEFAULT false;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

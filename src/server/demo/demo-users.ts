@@ -1,6 +1,8 @@
 import type { AuthStore } from '#server/auth/auth-store.ts';
-import type { Queryable } from '#server/db/database.ts';
 import { hashPassword } from '#server/auth/password.ts';
+import { countAccounts } from '#server/db/accounts-repo.ts';
+import type { Queryable } from '#server/db/database.ts';
+import { countUsersExcept } from '#server/db/users-repo.ts';
 import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
 
 const DEMO_NAMES: readonly string[] = ['admin', 'manager', 'investor'];
@@ -10,12 +12,7 @@ const DEMO_NAMES: readonly string[] = ['admin', 'manager', 'investor'];
  * users: an empty database, or one whose first start was cut off before its history was written.
  */
 export async function awaitsDemo(db: Queryable): Promise<boolean> {
-  const rows = await db.query<{ accounts: number; others: number }>(
-    `SELECT (SELECT count(*)::int FROM accounts) AS accounts,
-            (SELECT count(*)::int FROM users WHERE NOT (username = ANY($1))) AS others`,
-    [DEMO_NAMES],
-  );
-  return rows[0]?.accounts === 0 && rows[0]?.others === 0;
+  return (await countAccounts(db)) === 0 && (await countUsersExcept(db, DEMO_NAMES)) === 0;
 }
 
 /** The demo logins of DESIGN.md, seeded in demo mode and listed in the README. */

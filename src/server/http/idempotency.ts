@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '#server/db/database.ts';
+import { claimKey, finishKey, readKey, releaseKey, releaseStaleClaim } from '#server/db/idempotency-repo.ts';
 import { badRequest, HttpError } from './errors.ts';
 
 /** How long a claimed key waits for its first request before another may take it over (a crash). */
@@ -12,14 +13,6 @@ const POLL_MS = 25;
 interface Stored {
   status: number;
   response: unknown;
-}
-
-interface KeyRow {
-  fingerprint: string;
-  state: 'pending' | 'done';
-  status: number | null;
-  response: unknown;
-  claimed_at: Date;
 }
 
 /** Canonical JSON (keys sorted), so one body sent with its fields in another order is the same request. */
@@ -76,14 +69,9 @@ export async function idempotent<T extends object>(
 
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
-    const claimed = await claim(db, userId, key, route, fingerprint);
+    const claimed = await claimKey(db, userId, key, route, fingerprint);
     if (claimed) break;
-    const row = (
-      await db.query<KeyRow>(
-        'SELECT fingerprint, state, status, response, claimed_at FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-        [userId, key],
-      )
-    )[0];
+    const row = await readKey(db, userId, key);
     if (!row) continue; // released a moment ago: claim it again
     if (row.fingerprint !== fingerprint) {
       throw new HttpError(
@@ -94,10 +82,7 @@ export async function idempotent<T extends object>(
     if (row.state === 'done' && row.status !== null) return replay({ status: row.status, response: row.response });
     if (Date.now() - row.claimed_at.getTime() > IDEMPOTENCY_CLAIM_TTL_MS) {
       // Its first request died with its process: release it and claim it afresh.
-      await db.query(
-        "DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending' AND claimed_at = $3",
-        [userId, key, row.claimed_at],
-      );
+      await releaseStaleClaim(db, userId, key, row.claimed_at);
       continue;
     }
     if (Date.now() > deadline) {
@@ -106,47 +91,27 @@ export async function idempotent<T extends object>(
     await sleep(POLL_MS);
   }
 
-  const release = () =>
-    db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]).then(
-      () => undefined,
-      () => undefined,
-    );
+  const release = () => releaseKey(db, userId, key).catch(() => undefined);
   let result: T;
   try {
     result = await run();
   } catch (err) {
     if (err instanceof HttpError && err.statusCode < 500) {
       // A refusal is replayed too; if it cannot be stored, the key is released rather than left pending.
-      await finish(db, userId, key, err.statusCode, { message: err.message }).catch(release);
+      await finishKey(db, userId, key, err.statusCode, { message: err.message }).catch(release);
     } else {
       await release();
     }
     throw err;
   }
   try {
-    await finish(db, userId, key, 200, result);
+    await finishKey(db, userId, key, 200, result);
   } catch (err) {
     // The write is done; its answer could not be stored: release the key (a retry finds nothing to do) and report.
     await release();
     throw err;
   }
   return result;
-}
-
-async function claim(db: Queryable, userId: number, key: string, route: string, fingerprint: string): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO idempotency_keys (user_id, key, route, fingerprint, state, claimed_at) VALUES ($1, $2, $3, $4, 'pending', now())
-     ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-    [userId, key, route, fingerprint],
-  );
-  return rows.length === 1;
-}
-
-async function finish(db: Queryable, userId: number, key: string, status: number, response: unknown): Promise<void> {
-  await db.query(
-    "UPDATE idempotency_keys SET state = 'done', status = $3, response = $4 WHERE user_id = $1 AND key = $2",
-    [userId, key, status, JSON.stringify(response)],
-  );
 }
 
 export type AuditFn = (tx: Queryable) => Promise<void>;

@@ -1,7 +1,8 @@
 import { aggregateBreakeven } from '#shared/analytics/breakeven.ts';
 import type { Position } from '#shared/contract/positions.ts';
+import { roundTo } from '#shared/analytics/stats.ts';
+import { convert } from '#shared/domain/fx.ts';
 import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/market/adapter.ts';
-import { convert, instrument } from '#server/market/instruments.ts';
 
 export interface ExcursionCache {
   get(symbol: string): { avg_mae: number | null; median_mae: number | null; avg_mfe: number | null; median_mfe: number | null } | undefined;
@@ -10,7 +11,6 @@ export interface ExcursionCache {
 export type GroupBy = 'symbol' | 'account' | 'broker';
 
 const finiteOrNull = (x: number | null | undefined): number | null => (x !== null && x !== undefined && Number.isFinite(x) ? x : null);
-const round = (x: number, d: number) => Number(x.toFixed(d));
 
 /**
  * Rows of a live feed: the positions given, grouped per symbol and direction (and per account or broker),
@@ -34,17 +34,18 @@ export function aggregatePositions(
     g.accounts.push(acct);
     groups.set(key, g);
   }
-  const mids = snapshot.mids;
-  const eur = (amount: number, currency: string) => convert(amount, currency, 'EUR', mids);
+  const rates = snapshot.rates;
+  const eur = (amount: number, currency: string) => convert(amount, currency, 'EUR', rates);
   const rows: Position[] = [];
   for (const { legs, accounts } of groups.values()) {
     const first = legs[0]!;
     const a0 = accounts[0]!;
-    const inst = instrument(first.symbol);
+    const inst = snapshot.instruments.get(first.symbol);
+    if (!inst) continue;
     const lots = legs.reduce((s, p) => s + p.quantity, 0);
     const currencies = new Set(accounts.map((a) => a.currency));
     const currency = currencies.size === 1 ? a0.currency : 'EUR';
-    const inRowCurrency = (amount: number, from: string) => convert(amount, from, currency, mids);
+    const inRowCurrency = (amount: number, from: string) => convert(amount, from, currency, rates);
     const profit = legs.reduce((s, p, i) => s + inRowCurrency(p.profit, accounts[i]!.currency), 0);
     const profitEur = legs.reduce((s, p, i) => s + eur(p.profit, accounts[i]!.currency), 0);
     const feeEur = legs.reduce((s, p, i) => s + eur(p.commission + p.fee, accounts[i]!.currency), 0);
@@ -54,7 +55,7 @@ export function aggregatePositions(
       legs.map((p, i) => ({
         lots: p.quantity,
         openPrice: p.price_open,
-        costsQuote: convert(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote, mids),
+        costsQuote: convert(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote, rates),
       })),
       inst.contract,
     );
@@ -71,17 +72,17 @@ export function aggregatePositions(
       account_nameBis: names.join(', '),
       u_symbol: first.symbol,
       type: first.type,
-      category: inst.market,
+      category: inst.category,
       teiko_category: new Set(accounts.map((a) => a.teiko_category)).size === 1 ? a0.teiko_category : 'mixed',
       time: Math.min(...legs.map((p) => p.opened_at)),
-      price_open: round(vwap, inst.digits + 1),
-      price_current: round(legs.reduce((s, p) => s + p.price_current * p.quantity, 0) / lots, inst.digits + 1),
-      quantity: round(lots, 4),
-      quantity_currency: round(eur(lots * inst.contract * vwap, inst.quote), 2),
-      profit: round(profit, 2),
-      profit_currency: round(profitEur, 2),
-      fee_currency: round(feeEur, 2),
-      swap_currency: round(swapEur, 2),
+      price_open: roundTo(vwap, inst.digits + 1),
+      price_current: roundTo(legs.reduce((s, p) => s + p.price_current * p.quantity, 0) / lots, inst.digits + 1),
+      quantity: roundTo(lots, 4),
+      quantity_currency: roundTo(eur(lots * inst.contract * vwap, inst.quote), 2),
+      profit: roundTo(profit, 2),
+      profit_currency: roundTo(profitEur, 2),
+      fee_currency: roundTo(feeEur, 2),
+      swap_currency: roundTo(swapEur, 2),
       sl: finiteOrNull(sl),
       tp: finiteOrNull(tp),
       breakeven: finiteOrNull(be?.breakeven),

@@ -1,5 +1,6 @@
 import { excursionStats, toPips, type ExcursionStats } from '#shared/analytics/excursions.ts';
 import type { Queryable } from '#server/db/database.ts';
+import { excursionRows } from '#server/db/deals-repo.ts';
 
 const MAX_AGE_MS = 60_000;
 
@@ -35,10 +36,7 @@ export class ExcursionCache {
   async refresh(force = false): Promise<void> {
     if (!force && this.now() - this.loadedAt < MAX_AGE_MS) return;
     this.loading ??= (async () => {
-      const rows = await this.db.query<{ symbol: string; teiko_category: string; mae: number; mfe: number }>(
-        `SELECT d.symbol, a.teiko_category, d.mae, d.mfe FROM deals d JOIN accounts a ON a.id = d.account_id
-         WHERE d.kind = 'trade' AND d.mae IS NOT NULL AND d.mfe IS NOT NULL`,
-      );
+      const rows = await excursionRows(this.db);
       const items = new Map<string, Map<string, Item[]>>();
       for (const r of rows) {
         const byCategory = items.get(r.symbol) ?? new Map<string, Item[]>();

@@ -5,7 +5,7 @@ import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { MarketSnapshot } from '#server/market/adapter.ts';
 import { aggregatePositions, type GroupBy } from './aggregate.ts';
 import type { ExcursionCache } from './excursion-cache.ts';
-import { inScope, scopeCategories } from '#server/auth/scope.ts';
+import { inScope, scopeOfPortfolios } from '#server/auth/scope.ts';
 
 /** What one feed shows; equal subscriptions share one computation and one serialisation per tick. */
 export interface Subscription {
@@ -41,7 +41,7 @@ export function feedRows(snapshot: MarketSnapshot, sub: Subscription, excursions
     if (sub.brokerName !== undefined && acct.broker.broker_name !== sub.brokerName) return false;
     return true;
   });
-  const categories = scopeCategories([sub.portfolio]);
+  const categories = scopeOfPortfolios([sub.portfolio]).categories;
   return aggregatePositions(snapshot, filterPositionsByPortfolio(inPortfolio, sub.portfolio), sub.groupBy, {
     get: (symbol) => excursions.get(symbol, categories),
   });

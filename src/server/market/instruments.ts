@@ -1,5 +1,6 @@
 import { pipSize } from '#shared/analytics/excursions.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import type { InstrumentInfo } from './adapter.ts';
 
 export type MarketType = 'Forex' | 'Equities';
 
@@ -93,6 +94,15 @@ export function instrument(symbol: string): Instrument {
   return found;
 }
 
+/** What the simulated broker tells the rest of the server about its instruments (the snapshot's table). */
+export const INSTRUMENT_INFO: ReadonlyMap<string, InstrumentInfo> = new Map(
+  INSTRUMENTS.map((i) => [
+    i.symbol,
+    { symbol: i.symbol, category: i.market, quote: i.quote, contract: i.contract, pip: i.pip, digits: i.digits, exchange: i.exchange },
+  ]),
+);
+
+/** A price to the instrument's digits, as the broker quotes it. */
 export function roundPrice(value: number, digits: number): number {
   return Number(value.toFixed(digits));
 }
@@ -117,6 +127,12 @@ function usdValue(currency: string, mids: Mids): number {
   const mid = mids.get(via.symbol);
   if (!mid) throw new Error(`no price for ${via.symbol}`);
   return via.usdIsBase ? 1 / mid : mid;
+}
+
+/** One unit of each currency the market quotes, in EUR, at these mids (the snapshot's rates). */
+export function eurRates(mids: Mids): Map<string, number> {
+  const eur = usdValue('EUR', mids);
+  return new Map(['USD', ...Object.keys(VIA_USD)].map((c) => [c, usdValue(c, mids) / eur]));
 }
 
 /** Converts an amount between currencies through USD at the current mid prices. */

@@ -1,14 +1,9 @@
 import { INSTRUMENTS, roundPrice, type Mids } from './instruments.ts';
 import type { Random } from './random.ts';
 
-export const DAY_S = 86_400;
-const TRADING_DAYS = 252;
+import { DAY_S, dayOf, isWeekend } from '#server/ledger/calendar.ts';
 
-export const dayOf = (epochSeconds: number): number => Math.floor(epochSeconds / DAY_S);
-export const isWeekend = (day: number): boolean => {
-  const dow = new Date(day * DAY_S * 1000).getUTCDay();
-  return dow === 0 || dow === 6;
-};
+const TRADING_DAYS = 252;
 
 /**
  * Daily closes of every instrument from firstDay to lastDay, walked backwards from today's level

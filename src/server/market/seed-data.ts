@@ -108,10 +108,3 @@ export const INITIAL_RULES: Record<string, readonly string[]> = {
   'SMA Equity Master': ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL', 'JPM', 'V', 'KO', 'XOM', 'NFLX'],
 };
 
-export const PROFIT_SHARING_RATE: Record<Category, number> = {
-  consolidate: 0.25,
-  'global forex': 0.25,
-  'global equity': 0.2,
-  SMA: 0.2,
-  AMC: 0.2,
-};

@@ -1,6 +1,7 @@
+import type { Side } from './adapter.ts';
 import { convert, roundPrice, type Instrument, type Mids } from './instruments.ts';
 
-export type Side = 'Buy' | 'Sell';
+export type { Side };
 
 export interface BrokerTerms {
   spread_pips: number;
@@ -94,4 +95,3 @@ export function nightlySwap(
   return convert(usd, 'USD', currency, mids);
 }
 
-export const cents = (x: number): number => Math.round(x * 100) / 100;

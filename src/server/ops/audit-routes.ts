@@ -2,16 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditQuery, AuditResponse } from '#shared/contract/audit.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { requirePermission } from '#server/auth/guard.ts';
+import { listAudit } from '#server/db/audit-repo.ts';
 import type { Database } from '#server/db/database.ts';
-
-interface AuditRow {
-  id: number;
-  at: Date;
-  username: string | null;
-  action: string;
-  detail: unknown;
-  total: number;
-}
 
 /** GET /api/audit: who changed what, newest first, for users with the write permission. */
 export const auditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
@@ -27,16 +19,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
     },
     async (request) => {
       const { page, page_size } = request.query;
-      // The total rides on every row (a window count); a page past the end asks for it alone.
-      const rows = await db.query<AuditRow>(
-        `SELECT a.id, a.at, u.username, a.action, a.detail, count(*) OVER ()::int AS total
-           FROM audit_log a LEFT JOIN users u ON u.id = a.user_id
-          ORDER BY a.at DESC, a.id DESC
-          LIMIT $1 OFFSET $2`,
-        [page_size, (page - 1) * page_size],
-      );
-      const total =
-        rows[0]?.total ?? (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log'))[0]?.n ?? 0;
+      const { rows, total } = await listAudit(db, page_size, (page - 1) * page_size);
       return {
         data: rows.map((r) => ({
           id: Number(r.id),

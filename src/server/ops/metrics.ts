@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { z } from 'zod';
-import { readBridgeState } from '#server/routes/bridge-routes.ts';
+import { readBridgeState } from '#server/db/bridge-repo.ts';
 
 type PoolStats = { total: number; idle: number; waiting: number };
 

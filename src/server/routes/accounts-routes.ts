@@ -10,67 +10,38 @@ import {
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
+import { cents } from '#shared/analytics/stats.ts';
+import { toEur as inEur } from '#shared/domain/fx.ts';
 import { callerOf } from '#server/auth/guard.ts';
-import { portfoliosFor, scopeCategories } from '#server/auth/scope.ts';
-import { badRequest } from '#server/http/errors.ts';
-import type { SimulatedMarket } from '#server/market/simulated-market.ts';
-import { convert } from '#server/market/instruments.ts';
-import { loadDeals, maxDrawdownOf, seriesOf, statsOf } from '#server/market/account-analytics.ts';
-import { findAccount, type AccountRef } from './account-lookup.ts';
+import { callerScope, scopeFor } from '#server/auth/scope.ts';
+import { accountInfoRows, brokersOfScope } from '#server/db/accounts-repo.ts';
 import type { Database } from '#server/db/database.ts';
+import { dealsOf, dealTotals as readDealTotals, recentResults, type DealTotals } from '#server/db/deals-repo.ts';
+import { navMonths, navOfMonth } from '#server/db/nav-repo.ts';
+import { badRequest } from '#server/http/errors.ts';
+import type { Ledger } from '#server/ledger/ledger.ts';
+import type { BrokerAdapter } from '#server/market/adapter.ts';
+import { maxDrawdownOf, seriesOf, statsOf } from '#server/analytics/account-analytics.ts';
+import { findAccount } from './account-lookup.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
-interface DealTotals {
-  gross_profit: number;
-  net_profit: number;
-  total_fees: number;
-  total_commission: number;
-  total_swap: number;
-  total_rebate: number;
-}
-
 const NO_DEALS: DealTotals = { gross_profit: 0, net_profit: 0, total_fees: 0, total_commission: 0, total_swap: 0, total_rebate: 0 };
 
-interface AccountInfoRow extends AccountRef, DealTotals {
-  img_path: string;
-  server: string;
-  server_name: string;
-  is_master: boolean;
-  balance: number;
-  equity: number;
-  margin: number;
-  ping: number;
-  last_update: Date;
-}
-
-export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: SimulatedMarket | null }> = async (
+export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: BrokerAdapter | null; ledger: Ledger }> = async (
   app,
-  { db, market },
+  { db, market, ledger },
 ) => {
-  const mids = () => market?.snapshot().mids ?? new Map<string, number>();
-  const toEur = (amount: number, currency: string) => {
-    try {
-      return convert(amount, currency, 'EUR', mids());
-    } catch {
-      return amount;
-    }
-  };
+  const eur = (amount: number, currency: string) => cents(inEur(amount, currency, market?.snapshot().rates ?? new Map()));
 
-  // Per-account sums over all deals change only when a deal is written: cache them against the market's counter.
+  // Per-account sums over all deals change only when the ledger writes deals: cached against its version.
   let cached: { version: number; at: number; totals: Map<number, DealTotals> } | undefined;
   const dealTotals = async (): Promise<Map<number, DealTotals>> => {
-    const version = market?.dealsVersion ?? -1;
+    const version = ledger.version;
     if (cached && cached.version === version && (market || Date.now() - cached.at < 5_000)) return cached.totals;
-    const rows = await db.query<DealTotals & { account_id: number }>(
-      `SELECT account_id, sum(profit) AS gross_profit, sum(profit + swap + commission + fee) AS net_profit,
-              sum(commission + fee) AS total_fees, sum(commission) AS total_commission, sum(swap) AS total_swap,
-              sum(rebate) AS total_rebate
-       FROM deals WHERE kind = 'trade' GROUP BY account_id`,
-    );
-    cached = { version, at: Date.now(), totals: new Map(rows.map(({ account_id, ...t }) => [account_id, t])) };
+    cached = { version, at: Date.now(), totals: await readDealTotals(db) };
     return cached.totals;
   };
 
@@ -79,24 +50,10 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
     { schema: { querystring: AccountsInfoQuery, response: { 200: AccountsInfoResponse.or(BrokersResponse), ...errors } } },
     async (request) => {
       const user = callerOf(request);
-      const categories = scopeCategories(portfoliosFor(user, request.query.portfolio));
-      if (request.query.only_broker_name) {
-        const brokers = await db.query<{ broker_name: string; img_path: string; teiko_categories: string[] }>(
-          `SELECT b.broker_name, b.img_path, array_agg(DISTINCT a.teiko_category ORDER BY a.teiko_category) AS teiko_categories
-           FROM brokers b JOIN accounts a ON a.broker_id = b.id WHERE a.teiko_category = ANY($1)
-           GROUP BY b.id ORDER BY b.broker_name`,
-          [categories],
-        );
-        return { data: brokers };
-      }
+      const scope = scopeFor(user, request.query.portfolio);
+      if (request.query.only_broker_name) return { data: await brokersOfScope(db, scope) };
       const totals = await dealTotals();
-      const rows = await db.query<Omit<AccountInfoRow, keyof DealTotals>>(
-        `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, b.img_path, a.teiko_category, a.currency,
-                a.server, a.server_name, a.is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
-         FROM accounts a JOIN brokers b ON b.id = a.broker_id
-         WHERE a.teiko_category = ANY($1) ORDER BY b.broker_name, a.account_name`,
-        [categories],
-      );
+      const rows = await accountInfoRows(db, scope);
       const live = market?.snapshot().accounts;
       const rebates = user.permissions.includes('read_rebate');
       return {
@@ -106,7 +63,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
           const balance = l?.balance ?? r.balance;
           const equity = l?.equity ?? r.equity;
           const margin = l?.margin ?? r.margin;
-          const pnl = Math.round((equity - balance) * 100) / 100;
+          const pnl = cents(equity - balance);
           return {
             id: r.id,
             account_id: r.account_id,
@@ -123,11 +80,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
             total_fees: r.total_fees,
             total_swap: r.total_swap,
             currency: r.currency,
-            last_update: l?.last_update ?? epoch(r.last_update),
+            last_update: l?.last_update ?? r.last_update,
             account_currency: r.currency,
-            balance_currency: Math.round(toEur(balance, r.currency) * 100) / 100,
-            equity_currency: Math.round(toEur(equity, r.currency) * 100) / 100,
-            pnl_currency: Math.round(toEur(pnl, r.currency) * 100) / 100,
+            balance_currency: eur(balance, r.currency),
+            equity_currency: eur(equity, r.currency),
+            pnl_currency: eur(pnl, r.currency),
             server: r.server,
             server_name: r.server_name,
             is_master: r.is_master,
@@ -147,25 +104,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
     '/api/brokers/accounts/historical-losses',
     { schema: { response: { 200: HistoricalLossesResponse, ...errors } } },
     async (request) => {
-      const categories = scopeCategories(portfoliosFor(callerOf(request), undefined));
       const now = new Date(market?.snapshot().at ?? Date.now());
-      const rows = await db.query<{
-        account_id: string;
-        account_name: string;
-        currency: string;
-        pnl_24_hours: number;
-        pnl_2_days: number;
-        pnl_7_days: number;
-      }>(
-        `SELECT a.account_id, a.account_name, a.currency,
-           coalesce(sum(d.profit + d.swap + d.commission + d.fee) FILTER (WHERE d.datetime > $2::timestamptz - interval '24 hours'), 0) AS pnl_24_hours,
-           coalesce(sum(d.profit + d.swap + d.commission + d.fee) FILTER (WHERE d.datetime > $2::timestamptz - interval '2 days'), 0) AS pnl_2_days,
-           coalesce(sum(d.profit + d.swap + d.commission + d.fee) FILTER (WHERE d.datetime > $2::timestamptz - interval '7 days'), 0) AS pnl_7_days
-         FROM accounts a LEFT JOIN deals d ON d.account_id = a.id AND d.kind = 'trade' AND d.datetime > $2::timestamptz - interval '7 days'
-         WHERE a.teiko_category = ANY($1) GROUP BY a.id ORDER BY a.account_name`,
-        [categories, now],
-      );
-      const eur = (x: number, currency: string) => Math.round(toEur(x, currency) * 100) / 100;
+      const rows = await recentResults(db, callerScope(callerOf(request)), now);
       return {
         data: rows.map((r) => ({
           ...r,
@@ -183,8 +123,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
     async (request) => {
       if (!request.query.account) throw badRequest('Account is not provided.');
       const account = await findAccount(db, callerOf(request), request.query.account);
-      const deals = await loadDeals(db, account.id);
-      return { max_drawdown_percentage: Math.round(maxDrawdownOf(deals) * 100) / 100 };
+      const deals = await dealsOf(db, account.id);
+      return { max_drawdown_percentage: cents(maxDrawdownOf(deals)) };
     },
   );
 
@@ -195,7 +135,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
       const user = callerOf(request);
       if (!request.query.account) throw badRequest('Account is required');
       const account = await findAccount(db, user, request.query.account);
-      const all = await loadDeals(db, account.id);
+      const all = await dealsOf(db, account.id);
       const from = request.query.start_date;
       const inPeriod = all.filter((d) => from === undefined || epoch(d.datetime) >= from);
       const listed = request.query.filter_rebalancing ? inPeriod.filter((d) => !d.is_rebalancing) : inPeriod;
@@ -224,14 +164,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
                 open_price_currency: d.open_price,
                 close_price: d.close_price,
                 profit: d.kind === 'trade' ? d.profit : d.amount,
-                profit_currency: Math.round(toEur(d.kind === 'trade' ? d.profit : d.amount, cur) * 100) / 100,
+                profit_currency: eur(d.kind === 'trade' ? d.profit : d.amount, cur),
                 swap: d.swap,
-                swap_currency: Math.round(toEur(d.swap, cur) * 100) / 100,
+                swap_currency: eur(d.swap, cur),
                 quantity: d.quantity,
                 quantity_currency: d.quantity,
                 datetime: epoch(d.datetime),
                 fee: d.fee,
-                fee_currency: Math.round(toEur(d.fee + d.commission, cur) * 100) / 100,
+                fee_currency: eur(d.fee + d.commission, cur),
                 commission: d.commission,
                 rebate: rebates ? d.rebate : null,
                 is_rebalancing: d.is_rebalancing,
@@ -273,38 +213,13 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
       },
     },
     async (request) => {
-      const categories = scopeCategories(portfoliosFor(callerOf(request), undefined));
-      const months = await db.query<{ m: number; y: number; days: number[] }>(
-        `SELECT extract(month FROM n.day)::int AS m, extract(year FROM n.day)::int AS y,
-                array_agg(DISTINCT extract(day FROM n.day)::int ORDER BY extract(day FROM n.day)::int) AS days
-         FROM nav_snapshots n JOIN accounts a ON a.id = n.account_id WHERE a.teiko_category = ANY($1)
-         GROUP BY 1, 2 ORDER BY 2 DESC, 1 DESC`,
-        [categories],
-      );
+      const scope = callerScope(callerOf(request));
+      const months = await navMonths(db, scope);
       const available = Object.fromEntries(months.map((r) => [`${r.m}.${r.y}`, r.days]));
       const key = request.query.date_id ?? (months[0] ? `${months[0].m}.${months[0].y}` : undefined);
       if (!key) return { data: [], available_dates: available };
       const [m, y] = key.split('.').map(Number);
-      const rows = await db.query<{
-        account_id: string;
-        day: number;
-        account_name: string;
-        account: string;
-        balance: number;
-        equity: number;
-        broker_name: string;
-        taken_at: Date;
-        teiko_category: string;
-        img_path: string;
-        currency: string;
-      }>(
-        `SELECT a.account_id, extract(day FROM n.day)::int AS day, a.account_name, a.account, n.balance, n.equity,
-                b.broker_name, n.taken_at, a.teiko_category, b.img_path, a.currency
-         FROM nav_snapshots n JOIN accounts a ON a.id = n.account_id JOIN brokers b ON b.id = a.broker_id
-         WHERE a.teiko_category = ANY($1) AND n.day >= make_date($2, $3, 1) AND n.day < make_date($2, $3, 1) + interval '1 month'
-         ORDER BY n.day, b.broker_name, a.account_name`,
-        [categories, y, m],
-      );
+      const rows = await navOfMonth(db, scope, y!, m!);
       return {
         data: rows.map((r) => ({
           account_id: r.account_id,
@@ -315,11 +230,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Simul
           balance: r.balance,
           equity: r.equity,
           broker_name: r.broker_name,
-          last_update: epoch(r.taken_at),
+          last_update: r.taken_at,
           teiko_category: r.teiko_category,
           img_path: r.img_path,
           currency: r.currency,
-          balance_currency: Math.round(toEur(r.balance, r.currency) * 100) / 100,
+          balance_currency: eur(r.balance, r.currency),
           account_currency: r.currency,
         })),
         available_dates: available,

@@ -2,38 +2,23 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BridgeStatusResponse } from '#shared/contract/bridge.ts';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
-import { audit } from '#server/audit.ts';
+import { insertAlerts } from '#server/db/alerts-repo.ts';
+import { audit } from '#server/db/audit-repo.ts';
+import { readBridgeState, switchBridge } from '#server/db/bridge-repo.ts';
 import type { Database } from '#server/db/database.ts';
-
-export interface BridgeState {
-  running: boolean;
-  changedAt: Date;
-}
-
-export async function readBridgeState(db: Database): Promise<BridgeState> {
-  const rows = await db.query<{ running: boolean; changed_at: Date }>(
-    'SELECT running, changed_at FROM bridge_state WHERE id = 1',
-  );
-  const row = rows[0];
-  // A database that never had the bridge switched starts with it on.
-  return row ? { running: row.running, changedAt: row.changed_at } : { running: true, changedAt: new Date(0) };
-}
 
 /** Switches the bridge, records an alert and an audit row in one transaction. Returns false when already so. */
 export async function setBridgeState(db: Database, running: boolean, userId: number, username: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const now = new Date();
-    const before = await tx.query<{ running: boolean }>('SELECT running FROM bridge_state WHERE id = 1 FOR UPDATE');
-    if (before[0]?.running === running) return false;
-    await tx.query(
-      `INSERT INTO bridge_state (id, running, changed_at) VALUES (1, $1, $2)
-       ON CONFLICT (id) DO UPDATE SET running = EXCLUDED.running, changed_at = EXCLUDED.changed_at`,
-      [running, now],
-    );
-    await tx.query('INSERT INTO alerts (type, message, datetime) VALUES ($1, $2, $3)', [
-      'bridge',
-      running ? `Data bridge started by ${username}: copying resumed.` : `Data bridge stopped by ${username}: copying paused.`,
-      now,
+    if (!(await switchBridge(tx, running, now))) return false;
+    await insertAlerts(tx, [
+      {
+        type: 'bridge',
+        message: running ? `Data bridge started by ${username}: copying resumed.` : `Data bridge stopped by ${username}: copying paused.`,
+        at: now.getTime() / 1000,
+        accountId: null,
+      },
     ]);
     await audit(tx, userId, running ? 'bridge.start' : 'bridge.stop', {});
     return true;

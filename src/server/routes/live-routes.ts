@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
 import { LiveAggregateByQuery, LiveAggregateQuery } from '#shared/contract/positions.ts';
-import { DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio } from '#shared/domain/portfolios.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { AuthStore, SessionUser } from '#server/auth/auth-store.ts';
-import { authorisedPortfolios, inScope } from '#server/auth/scope.ts';
-import { forbidden } from '#server/http/errors.ts';
+import { inScope, scopeFor } from '#server/auth/scope.ts';
+import { forbidden, HttpError } from '#server/http/errors.ts';
 import type { LiveHub, Subscription } from '#server/live/live-hub.ts';
-import type { SimulatedMarket } from '#server/market/simulated-market.ts';
+import type { BrokerAdapter } from '#server/market/adapter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,7 +44,7 @@ const MAX_IGNORED_AFTER_CLOSE = 1000;
 interface Options {
   store: AuthStore;
   hub: LiveHub;
-  market: SimulatedMarket | null;
+  market: BrokerAdapter | null;
   /** Origins allowed to open a socket besides the server's own (a browser always sends Origin). */
   allowedOrigins: readonly string[];
 }
@@ -68,15 +68,14 @@ function ownOrigins(host: string | undefined): string[] {
   return host ? [`http://${host}`, `https://${host}`] : [];
 }
 
+/** The one portfolio a feed shows (the same rule as every HTTP route's, in its 'one' form), or why not. */
 function choosePortfolio(user: SessionUser, requested: string | undefined): Portfolio | { code: number; reason: string } {
-  const allowed = authorisedPortfolios(user);
-  if (requested === undefined) {
-    const p = allowed.includes(DEFAULT_PORTFOLIO) ? DEFAULT_PORTFOLIO : allowed[0];
-    return p ?? { code: WS_CLOSE.forbidden, reason: 'Forbidden: no authorised portfolio' };
+  try {
+    return scopeFor(user, requested, 'one').portfolios[0]!;
+  } catch (err) {
+    if (err instanceof HttpError) return { code: WS_CLOSE.forbidden, reason: err.message };
+    throw err;
   }
-  const p = normalisePortfolio(requested);
-  if (!p || !allowed.includes(p)) return { code: WS_CLOSE.forbidden, reason: `Forbidden: portfolio '${requested}'` };
-  return p;
 }
 
 export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, hub, market, allowedOrigins }) => {

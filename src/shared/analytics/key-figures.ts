@@ -3,7 +3,7 @@
  * the realised P/L of the last 24 hours and 7 days, all in EUR so accounts in several currencies add
  * up. Pure; the inputs are the accounts/info rows and the historical-losses rows of the portfolio.
  */
-import { sum } from './stats.ts';
+import { cents, sum } from './stats.ts';
 
 export interface KeyFigureAccount {
   account_id: string;
@@ -25,7 +25,6 @@ export interface KeyFigures {
   pnl7Days: number | null;
 }
 
-const cents = (x: number) => Math.round(x * 100) / 100;
 const finite = (x: number) => (Number.isFinite(x) ? x : 0);
 
 /** Sums over the portfolio's accounts; the loss windows count only the accounts listed (the portfolio's). */

@@ -39,3 +39,8 @@ export function roundTo(value: number, decimals: number): number {
   // Avoid returning -0 for tiny negatives.
   return rounded === 0 ? 0 : rounded;
 }
+
+/** Money to the cent: the one rounding of amounts (balances, deals, NAV, EUR totals). */
+export function cents(value: number): number {
+  return roundTo(value, 2);
+}

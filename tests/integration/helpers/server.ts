@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
+import { SimulatedMarket } from '#server/market/simulated-market.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -37,7 +38,7 @@ export function testConfig(backend: Backend, options: TestServerOptions = {}): A
     staticDir: undefined,
     logLevel: 'silent',
     auth: { ...DEFAULT_AUTH, ...options.auth },
-    // A pinned clock and a manual market: tests step it with app.market.tick().
+    // A pinned clock and a manual market: tests step it with simulatorOf(app).tick().
     market: { ...DEFAULT_MARKET, tickMs: 0, feedIntervalMs: 50, autoTrade: false, historyMonths: 3, ...options.market },
   };
 }
@@ -101,4 +102,10 @@ export async function login(server: TestServer, who: keyof typeof DEMO): Promise
   const res = await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: DEMO[who] });
   if (res.status !== 200) throw new Error(`login ${who} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.api_key;
+}
+
+/** The simulated market behind an app's broker adapter: tests step its clock and drive its masters. */
+export function simulatorOf(app: FastifyInstance): SimulatedMarket {
+  if (!(app.market instanceof SimulatedMarket)) throw new Error('this server runs no simulated market');
+  return app.market;
 }

@@ -1,0 +1,209 @@
+import type { Scope } from '#server/auth/scope.ts';
+import type { Book } from '#server/ledger/books.ts';
+import type { Queryable } from './database.ts';
+
+/** A broker as stored: its terms and logo. */
+export interface BrokerRow {
+  id: number;
+  broker_name: string;
+  img_path: string;
+  spread_pips: number;
+  latency_ms: number;
+  commission_per_lot: number;
+  rebate_per_lot: number;
+}
+
+/** An account as stored. */
+export interface AccountRow {
+  id: number;
+  account_id: string;
+  account: string;
+  account_name: string;
+  broker_id: number;
+  server: string;
+  server_name: string;
+  teiko_category: string;
+  currency: string;
+  is_master: boolean;
+  master_id: number | null;
+  copy_ratio: number;
+  leverage: number;
+  balance: number;
+  equity: number;
+  margin: number;
+  ping: number;
+  /** epoch seconds */
+  last_update: number;
+}
+
+export type NewBroker = Omit<BrokerRow, 'id'>;
+export type NewAccount = Omit<AccountRow, 'id' | 'balance' | 'equity' | 'margin'>;
+
+/** What an account's live figures are stored as between ticks. */
+export interface AccountLiveState {
+  id: number;
+  equity: number;
+  margin: number;
+  ping: number;
+  /** epoch seconds */
+  last_update: number;
+}
+
+/** An account a caller names, with what its routes need to answer. */
+export interface AccountRef {
+  id: number;
+  account_id: string;
+  account: string;
+  account_name: string;
+  broker_name: string;
+  teiko_category: string;
+  currency: string;
+  server: string;
+}
+
+/** An account's row of accounts/info, before the live figures and the deal totals are laid over it. */
+export interface AccountInfoRow extends AccountRef {
+  img_path: string;
+  server_name: string;
+  is_master: boolean;
+  balance: number;
+  equity: number;
+  margin: number;
+  ping: number;
+  /** epoch seconds */
+  last_update: number;
+}
+
+const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+export async function countAccounts(q: Queryable): Promise<number> {
+  const rows = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
+  return rows[0]?.n ?? 0;
+}
+
+export async function listBrokers(q: Queryable): Promise<BrokerRow[]> {
+  return q.query<BrokerRow>(
+    'SELECT id, broker_name, img_path, spread_pips, latency_ms, commission_per_lot, rebate_per_lot FROM brokers ORDER BY id',
+  );
+}
+
+export async function listAccounts(q: Queryable): Promise<AccountRow[]> {
+  const rows = await q.query<Omit<AccountRow, 'last_update'> & { last_update: Date }>(
+    `SELECT id, account_id, account, account_name, broker_id, server, server_name, teiko_category, currency,
+            is_master, master_id, copy_ratio, leverage, balance, equity, margin, ping, last_update
+     FROM accounts ORDER BY id`,
+  );
+  return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
+}
+
+export async function insertBroker(q: Queryable, b: NewBroker): Promise<number> {
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO brokers (broker_name, img_path, spread_pips, latency_ms, commission_per_lot, rebate_per_lot)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [b.broker_name, b.img_path, b.spread_pips, b.latency_ms, b.commission_per_lot, b.rebate_per_lot],
+  );
+  return rows[0]!.id;
+}
+
+export async function insertAccount(q: Queryable, a: NewAccount): Promise<number> {
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category,
+       currency, is_master, master_id, copy_ratio, leverage, ping, last_update)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+    [
+      a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
+      a.is_master, a.master_id, a.copy_ratio, a.leverage, a.ping, new Date(a.last_update * 1000),
+    ],
+  );
+  return rows[0]!.id;
+}
+
+/** The books of these accounts (all when ids is undefined), locked until the transaction ends. */
+export async function readBooks(q: Queryable, ids?: readonly number[]): Promise<Book[]> {
+  const rows = await q.query<{ id: number; account_name: string; teiko_category: string; balance: number; hwm: number; dd_peak: number | null; dd_breach: boolean }>(
+    `SELECT id, account_name, teiko_category, balance, hwm, dd_peak, dd_breach FROM accounts
+     ${ids ? 'WHERE id = ANY($1::int[])' : ''} ORDER BY id FOR UPDATE`,
+    ids ? [[...ids]] : [],
+  );
+  return rows.map((r) => ({
+    accountId: r.id,
+    accountName: r.account_name,
+    category: r.teiko_category,
+    balance: r.balance,
+    hwm: r.hwm,
+    peak: r.dd_peak,
+    inBreach: r.dd_breach,
+  }));
+}
+
+/** Stores books (balance, high-water mark, drawdown state); with `equity`, the accounts' equity too. */
+export async function writeBooks(q: Queryable, books: readonly Book[], equity?: ReadonlyMap<number, number>): Promise<void> {
+  if (books.length === 0) return;
+  await q.query(
+    `UPDATE accounts a SET balance = u.balance, hwm = u.hwm, dd_peak = u.peak, dd_breach = u.breach,
+       equity = coalesce(u.equity, a.equity)
+     FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::numeric[], $5::boolean[], $6::numeric[])
+       AS u(id, balance, hwm, peak, breach, equity)
+     WHERE a.id = u.id`,
+    [
+      books.map((b) => b.accountId),
+      books.map((b) => b.balance),
+      books.map((b) => b.hwm),
+      books.map((b) => b.peak),
+      books.map((b) => b.inBreach),
+      books.map((b) => equity?.get(b.accountId) ?? null),
+    ],
+  );
+}
+
+/** Stores the accounts' live figures (equity, margin, ping, last update). */
+export async function saveLiveState(q: Queryable, accounts: readonly AccountLiveState[]): Promise<void> {
+  if (accounts.length === 0) return;
+  await q.query(
+    `UPDATE accounts a SET equity = u.equity, margin = u.margin, ping = u.ping, last_update = to_timestamp(u.seen)
+     FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::int[], $5::float8[]) AS u(id, equity, margin, ping, seen)
+     WHERE a.id = u.id`,
+    [
+      accounts.map((a) => a.id),
+      accounts.map((a) => a.equity),
+      accounts.map((a) => a.margin),
+      accounts.map((a) => a.ping),
+      accounts.map((a) => a.last_update),
+    ],
+  );
+}
+
+/** An account by account_id or login (the caller decides whether its scope covers it). */
+export async function findAccountRef(q: Queryable, ref: string): Promise<AccountRef | undefined> {
+  const rows = await q.query<AccountRef>(
+    `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, a.teiko_category, a.currency, a.server
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id WHERE a.account_id = $1 OR a.account = $1 LIMIT 1`,
+    [ref],
+  );
+  return rows[0];
+}
+
+/** The accounts of a scope, by broker then name. */
+export async function accountInfoRows(q: Queryable, scope: Scope): Promise<AccountInfoRow[]> {
+  const rows = await q.query<Omit<AccountInfoRow, 'last_update'> & { last_update: Date }>(
+    `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, b.img_path, a.teiko_category, a.currency,
+            a.server, a.server_name, a.is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id
+     WHERE a.teiko_category = ANY($1) ORDER BY b.broker_name, a.account_name`,
+    [scope.categories],
+  );
+  return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
+}
+
+/** The brokers holding accounts of a scope, with the categories of those accounts. */
+export async function brokersOfScope(
+  q: Queryable,
+  scope: Scope,
+): Promise<{ broker_name: string; img_path: string; teiko_categories: string[] }[]> {
+  return q.query(
+    `SELECT b.broker_name, b.img_path, array_agg(DISTINCT a.teiko_category ORDER BY a.teiko_category) AS teiko_categories
+     FROM brokers b JOIN accounts a ON a.broker_id = b.id WHERE a.teiko_category = ANY($1)
+     GROUP BY b.id ORDER BY b.broker_name`,
+    [scope.categories],
+  );
+}

@@ -1,0 +1,102 @@
+import type { Scope } from '#server/auth/scope.ts';
+import type { DealEntry } from '#server/ledger/rules.ts';
+import { insertMany } from './bulk.ts';
+import type { Queryable } from './database.ts';
+
+/** Stores deal rows (trades and cash flows) in the order given. */
+export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Promise<void> {
+  await insertMany(
+    q,
+    'deals',
+    [
+      'account_id', 'kind', 'symbol', 'type', 'category', 'quantity', 'open_price', 'close_price', 'opened_at',
+      'datetime', 'amount', 'profit', 'swap', 'commission', 'fee', 'rebate', 'net', 'mae', 'mfe', 'exec_duration_ms',
+      'is_rebalancing',
+    ],
+    deals.map((d) => [
+      d.accountId, d.kind, d.symbol, d.type, d.category, d.quantity, d.openPrice, d.closePrice,
+      d.openedAt === null ? null : new Date(d.openedAt * 1000), new Date(d.at * 1000), d.amount, d.profit, d.swap,
+      d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing,
+    ]),
+  );
+}
+
+/** A stored deal as the account screens read it. */
+export interface DealRecord {
+  kind: 'trade' | 'deposit' | 'withdrawal';
+  symbol: string | null;
+  type: 'Buy' | 'Sell' | null;
+  category: 'Forex' | 'Equities' | null;
+  quantity: number;
+  open_price: number | null;
+  close_price: number | null;
+  datetime: Date;
+  amount: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  rebate: number;
+  net: number;
+  is_rebalancing: boolean;
+}
+
+/** An account's deals, oldest first. */
+export async function dealsOf(q: Queryable, accountId: number): Promise<DealRecord[]> {
+  return q.query<DealRecord>(
+    `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
+            commission, fee, rebate, net, is_rebalancing
+     FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
+    [accountId],
+  );
+}
+
+export interface DealTotals {
+  gross_profit: number;
+  net_profit: number;
+  total_fees: number;
+  total_commission: number;
+  total_swap: number;
+  total_rebate: number;
+}
+
+/** Per account, the sums over all its closed trades. */
+export async function dealTotals(q: Queryable): Promise<Map<number, DealTotals>> {
+  const rows = await q.query<DealTotals & { account_id: number }>(
+    `SELECT account_id, sum(profit) AS gross_profit, sum(net) AS net_profit,
+            sum(commission + fee) AS total_fees, sum(commission) AS total_commission, sum(swap) AS total_swap,
+            sum(rebate) AS total_rebate
+     FROM deals WHERE kind = 'trade' GROUP BY account_id`,
+  );
+  return new Map(rows.map(({ account_id, ...t }) => [account_id, t]));
+}
+
+export interface RecentResults {
+  account_id: string;
+  account_name: string;
+  currency: string;
+  pnl_24_hours: number;
+  pnl_2_days: number;
+  pnl_7_days: number;
+}
+
+/** Per account of a scope, the net result of the trades closed in the last 24 hours, 2 and 7 days before `now`. */
+export async function recentResults(q: Queryable, scope: Scope, now: Date): Promise<RecentResults[]> {
+  return q.query<RecentResults>(
+    `SELECT a.account_id, a.account_name, a.currency,
+       coalesce(sum(d.net) FILTER (WHERE d.datetime > $2::timestamptz - interval '24 hours'), 0) AS pnl_24_hours,
+       coalesce(sum(d.net) FILTER (WHERE d.datetime > $2::timestamptz - interval '2 days'), 0) AS pnl_2_days,
+       coalesce(sum(d.net) FILTER (WHERE d.datetime > $2::timestamptz - interval '7 days'), 0) AS pnl_7_days
+     FROM accounts a LEFT JOIN deals d ON d.account_id = a.id AND d.kind = 'trade' AND d.datetime > $2::timestamptz - interval '7 days'
+     WHERE a.teiko_category = ANY($1) GROUP BY a.id ORDER BY a.account_name`,
+    [scope.categories, now],
+  );
+}
+
+/** Every closed trade's excursions, with its account's category (for MAE/MFE per scope). */
+export async function excursionRows(q: Queryable): Promise<{ symbol: string; teiko_category: string; mae: number; mfe: number }[]> {
+  return q.query(
+    `SELECT d.symbol, a.teiko_category, d.mae, d.mfe FROM deals d JOIN accounts a ON a.id = d.account_id
+     WHERE d.kind = 'trade' AND d.mae IS NOT NULL AND d.mfe IS NOT NULL`,
+  );
+}

@@ -1,0 +1,51 @@
+import type { LivePosition } from '#server/market/adapter.ts';
+import type { Queryable } from './database.ts';
+
+const COLUMNS = `id, account_id, master_position_id, symbol, type, category, quantity, price_open, price_current,
+  price_low, price_high, sl, tp, profit, swap, commission, fee, exec_duration_ms, opened_at`;
+
+export async function listPositions(q: Queryable): Promise<LivePosition[]> {
+  const rows = await q.query<Omit<LivePosition, 'opened_at'> & { opened_at: Date }>(`SELECT ${COLUMNS} FROM positions ORDER BY id`);
+  return rows.map((p) => ({ ...p, opened_at: Math.floor(p.opened_at.getTime() / 1000) }));
+}
+
+/** Stores a new position; returns its id. */
+export async function insertPosition(q: Queryable, p: Omit<LivePosition, 'id'>): Promise<number> {
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO positions (account_id, master_position_id, symbol, type, category, quantity, price_open, price_current,
+       price_low, price_high, sl, tp, profit, swap, commission, fee, exec_duration_ms, opened_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) RETURNING id`,
+    [
+      p.account_id, p.master_position_id, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current,
+      p.price_low, p.price_high, p.sl, p.tp, p.profit, p.swap, p.commission, p.fee, p.exec_duration_ms,
+      new Date(p.opened_at * 1000),
+    ],
+  );
+  return rows[0]!.id;
+}
+
+export async function deletePositions(q: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length) await q.query('DELETE FROM positions WHERE id = ANY($1::bigint[])', [[...ids]]);
+}
+
+export async function setStops(q: Queryable, ids: readonly number[], takeProfit: number | null, stopLoss: number | null): Promise<void> {
+  if (ids.length) await q.query('UPDATE positions SET tp = $2, sl = $3 WHERE id = ANY($1::bigint[])', [[...ids], takeProfit, stopLoss]);
+}
+
+/** Stores the positions' marks (current price, extremes, floating profit, swap). */
+export async function saveMarks(q: Queryable, ps: readonly LivePosition[]): Promise<void> {
+  if (ps.length === 0) return;
+  await q.query(
+    `UPDATE positions p SET price_current = u.cur, price_low = u.low, price_high = u.high, profit = u.profit, swap = u.swap
+     FROM unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[])
+       AS u(id, cur, low, high, profit, swap) WHERE p.id = u.id`,
+    [
+      ps.map((p) => p.id),
+      ps.map((p) => p.price_current),
+      ps.map((p) => p.price_low),
+      ps.map((p) => p.price_high),
+      ps.map((p) => p.profit),
+      ps.map((p) => p.swap),
+    ],
+  );
+}

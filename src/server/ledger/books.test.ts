@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { bookCashFlow, bookTrade, endDay, endMonth, openBook, type Book } from './books.ts';
+import { DAY_S } from './calendar.ts';
+import type { ClosedTrade } from './rules.ts';
+
+// 2026-09-30 (a Wednesday), 00:00 UTC, as an epoch day and seconds.
+const SEP30 = Date.UTC(2026, 8, 30) / 1000;
+const DAY = SEP30 / DAY_S;
+
+const book = (over: Partial<Book> = {}): Book => ({ ...openBook(7, 'SMA Follower 01', 'SMA'), ...over });
+
+const trade = (over: Partial<ClosedTrade> = {}): ClosedTrade => ({
+  accountId: 7,
+  symbol: 'EURUSD',
+  type: 'Buy',
+  category: 'Forex',
+  quantity: 1.5,
+  openPrice: 1.1,
+  closePrice: 1.105,
+  openedAt: SEP30 + 9 * 3600,
+  closedAt: SEP30 + 15 * 3600,
+  profit: 125.4,
+  swap: -3.2,
+  commission: -7,
+  fee: 0,
+  rebate: 9,
+  low: 1.098,
+  high: 1.107,
+  execMs: 80,
+  ...over,
+});
+
+describe('a trade closes', () => {
+  it('adds its net result (profit + swap + commission + fee) to the balance', () => {
+    // 125.40 − 3.20 − 7.00 + 0 = 115.20
+    const step = bookTrade(book({ balance: 10_000 }), trade());
+    expect(step.deal.net).toBe(115.2);
+    expect(step.book.balance).toBe(10_115.2);
+  });
+
+  it("adds its lots and rebate to its month's rebate row, with the balance after it", () => {
+    const step = bookTrade(book({ balance: 10_000 }), trade());
+    expect(step.rebate).toEqual({ accountId: 7, month: '2026-09-01', lots: 1.5, rebate: 9, balance: 10_115.2 });
+  });
+
+  it('keeps the worst and best price distance seen while open (MAE/MFE of a buy)', () => {
+    // low 1.0980 is 20 pips under the 1.1000 entry; high 1.1070 is 70 pips over it.
+    const { deal } = bookTrade(book(), trade());
+    expect(deal.mae).toBeCloseTo(0.002, 10);
+    expect(deal.mfe).toBeCloseTo(0.007, 10);
+  });
+
+  it('mirrors the excursions of a sell', () => {
+    const { deal } = bookTrade(book(), trade({ type: 'Sell', openPrice: 1.1, closePrice: 1.095, low: 1.094, high: 1.103 }));
+    expect(deal.mae).toBeCloseTo(0.003, 10);
+    expect(deal.mfe).toBeCloseTo(0.006, 10);
+  });
+
+  it('stores no excursions when the broker does not report the extremes', () => {
+    const { deal } = bookTrade(book(), trade({ low: null, high: null }));
+    expect(deal.mae).toBeNull();
+    expect(deal.mfe).toBeNull();
+  });
+
+  it('dates the rebate by the close, not the open', () => {
+    const overMonthEnd = trade({ openedAt: SEP30 + 20 * 3600, closedAt: SEP30 + DAY_S + 3600 });
+    expect(bookTrade(book(), overMonthEnd).rebate.month).toBe('2026-10-01');
+  });
+
+  it('keeps the balance to the cent over many trades', () => {
+    let b = book({ balance: 0 });
+    for (let i = 0; i < 10; i++) b = bookTrade(b, trade({ profit: 0.1, swap: 0, commission: 0, fee: 0 })).book;
+    expect(b.balance).toBe(1);
+  });
+});
+
+describe('a cash flow', () => {
+  it('is a deposit that raises the balance and the high-water mark', () => {
+    const step = bookCashFlow(book({ balance: 10_000, hwm: 10_000 }), { accountId: 7, at: SEP30, amount: 5_000, rebalancing: false });
+    expect(step.deal.kind).toBe('deposit');
+    expect(step.deal.amount).toBe(5_000);
+    expect(step.deal.net).toBe(0);
+    expect(step.book.balance).toBe(15_000);
+    expect(step.book.hwm).toBe(15_000);
+  });
+
+  it('is a withdrawal that lowers them, the high-water mark never under 0', () => {
+    const some = bookCashFlow(book({ balance: 10_000, hwm: 10_000 }), { accountId: 7, at: SEP30, amount: -2_000, rebalancing: true });
+    expect(some.deal.kind).toBe('withdrawal');
+    expect(some.deal.rebalancing).toBe(true);
+    expect(some.book.balance).toBe(8_000);
+    expect(some.book.hwm).toBe(8_000);
+    const all = bookCashFlow(book({ balance: 3_000, hwm: 1_000 }), { accountId: 7, at: SEP30, amount: -3_000, rebalancing: false });
+    expect(all.book.hwm).toBe(0);
+  });
+
+  it('moves the drawdown peak, so a withdrawal is not a drawdown', () => {
+    const b = book({ balance: 10_000, peak: 10_000 });
+    const after = bookCashFlow(b, { accountId: 7, at: SEP30, amount: -1_000, rebalancing: false }).book;
+    expect(after.peak).toBe(9_000);
+    expect(endDay(after, DAY, 9_000).alert).toBeNull();
+  });
+});
+
+describe('a day ends', () => {
+  it('writes the NAV row at the balance and the equity to the cent, taken at midnight', () => {
+    const { nav } = endDay(book({ balance: 10_115.2 }), DAY, 10_200.456);
+    expect(nav).toEqual({ accountId: 7, day: DAY, balance: 10_115.2, equity: 10_200.46, takenAt: SEP30 + DAY_S });
+  });
+
+  it('raises a drawdown alert once equity is 6 % under its peak, an hour before the snapshot', () => {
+    const { alert, book: after } = endDay(book({ peak: 10_000 }), DAY, 9_400);
+    expect(alert).toEqual({
+      type: 'drawdown',
+      message: 'Drawdown breach on SMA Follower 01: equity 6.0 % below its peak.',
+      at: SEP30 + DAY_S - 3600,
+      accountId: 7,
+    });
+    expect(after.inBreach).toBe(true);
+  });
+
+  it('stays quiet at 5.9 %', () => {
+    expect(endDay(book({ peak: 10_000 }), DAY, 9_410).alert).toBeNull();
+  });
+
+  it('raises it once per breach, and again only after equity came back within 3 %', () => {
+    let b = endDay(book({ peak: 10_000 }), DAY, 9_400).book;
+    const deeper = endDay(b, DAY + 1, 9_000);
+    expect(deeper.alert).toBeNull();
+    b = endDay(deeper.book, DAY + 2, 9_800).book; // 2 % under the peak: re-armed
+    expect(b.inBreach).toBe(false);
+    expect(endDay(b, DAY + 3, 9_350).alert?.message).toBe('Drawdown breach on SMA Follower 01: equity 6.5 % below its peak.');
+  });
+
+  it('starts the peak at the first day end when none is known', () => {
+    const first = endDay(book({ peak: null }), DAY, 12_000);
+    expect(first.book.peak).toBe(12_000);
+    expect(first.alert).toBeNull();
+  });
+
+  it('raises the peak with equity', () => {
+    expect(endDay(book({ peak: 10_000 }), DAY, 10_500).book.peak).toBe(10_500);
+  });
+});
+
+describe('a month ends: profit sharing on the high-water mark (DOMAIN.md H1, 25 %)', () => {
+  // consolidate accounts pay 25 %.
+  const h1 = (over: Partial<Book>) => book({ category: 'consolidate', balance: 100_000, ...over });
+
+  it('108,000 over a 100,000 mark: fee 2,000, mark 106,000', () => {
+    const { book: b, sharing } = endMonth(h1({ hwm: 100_000 }), '2026-09-01', 108_000);
+    expect(sharing).toEqual({ accountId: 7, month: '2026-09-01', fee: 2_000, balance: 100_000 });
+    expect(b.hwm).toBe(106_000);
+  });
+
+  it('111,000 over 106,000: fee 1,250, mark 109,750', () => {
+    const { book: b, sharing } = endMonth(h1({ hwm: 106_000 }), '2026-10-01', 111_000);
+    expect(sharing.fee).toBe(1_250);
+    expect(b.hwm).toBe(109_750);
+  });
+
+  it('109,000 under 109,750: no fee, the mark stays', () => {
+    const { book: b, sharing } = endMonth(h1({ hwm: 109_750 }), '2026-11-01', 109_000);
+    expect(sharing.fee).toBe(0);
+    expect(b.hwm).toBe(109_750);
+  });
+
+  it('charges SMA accounts 20 %', () => {
+    expect(endMonth(book({ category: 'SMA', hwm: 100_000 }), '2026-09-01', 110_000).sharing.fee).toBe(2_000);
+  });
+});

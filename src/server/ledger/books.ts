@@ -1,0 +1,128 @@
+import { adjustHwmForCashFlow, settleProfitSharing } from '#shared/analytics/rebates.ts';
+import { cents } from '#shared/analytics/stats.ts';
+import { DAY_S, monthOf } from './calendar.ts';
+import {
+  cashFlowEntry,
+  DRAWDOWN_BREACH_PCT,
+  DRAWDOWN_REARM_PCT,
+  drawdownAlertMessage,
+  profitSharingRate,
+  tradeEntry,
+  type CashFlow,
+  type ClosedTrade,
+  type DealEntry,
+} from './rules.ts';
+import type { NewAlert } from '#server/db/alerts-repo.ts';
+
+/**
+ * One account's books between events: what every bookkeeping step reads and moves on. The simulated
+ * history replays an account's events through these functions in memory; the live ledger applies
+ * the same functions to the state stored on the account row. Each function is pure.
+ */
+export interface Book {
+  accountId: number;
+  accountName: string;
+  category: string;
+  balance: number;
+  /** High-water mark for profit sharing (DOMAIN.md H1). */
+  hwm: number;
+  /** Equity peak for drawdown alerts, moved by cash flows but not by trading; null before the first day end. */
+  peak: number | null;
+  inBreach: boolean;
+}
+
+/** One account-month of rebates: added to the month's row (lots and rebate summed, balance replaced). */
+export interface RebateEntry {
+  accountId: number;
+  /** 'YYYY-MM-01' */
+  month: string;
+  lots: number;
+  rebate: number;
+  balance: number;
+}
+
+export interface ProfitSharingEntry {
+  accountId: number;
+  month: string;
+  fee: number;
+  balance: number;
+}
+
+export interface NavEntry {
+  accountId: number;
+  day: number;
+  balance: number;
+  equity: number;
+  /** epoch seconds the snapshot was taken */
+  takenAt: number;
+}
+
+export const openBook = (accountId: number, accountName: string, category: string): Book => ({
+  accountId,
+  accountName,
+  category,
+  balance: 0,
+  hwm: 0,
+  peak: null,
+  inBreach: false,
+});
+
+/** A trade closes: its deal row, its net on the balance, its lots and rebate on the month's row. */
+export function bookTrade(book: Book, trade: ClosedTrade): { book: Book; deal: DealEntry; rebate: RebateEntry } {
+  const deal = tradeEntry(trade);
+  const balance = cents(book.balance + deal.net);
+  return {
+    book: { ...book, balance },
+    deal,
+    rebate: { accountId: book.accountId, month: monthOf(trade.closedAt), lots: trade.quantity, rebate: trade.rebate, balance },
+  };
+}
+
+/** A deposit or withdrawal: the balance, the high-water mark and the drawdown peak move with it. */
+export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: DealEntry } {
+  const deal = cashFlowEntry(flow);
+  return {
+    book: {
+      ...book,
+      balance: cents(book.balance + deal.amount),
+      hwm: adjustHwmForCashFlow(book.hwm, deal.amount),
+      peak: (book.peak ?? 0) + deal.amount,
+    },
+    deal,
+  };
+}
+
+/**
+ * A day ends at this equity: the end-of-day NAV row, and a drawdown alert when equity falls
+ * DRAWDOWN_BREACH_PCT under its peak (re-armed once back within DRAWDOWN_REARM_PCT).
+ */
+export function endDay(
+  book: Book,
+  day: number,
+  equity: number,
+  takenAt = (day + 1) * DAY_S,
+): { book: Book; nav: NavEntry; alert: NewAlert | null } {
+  const eq = cents(equity);
+  const peak = Math.max(book.peak ?? eq, eq);
+  const drawdown = peak > 0 ? ((peak - eq) / peak) * 100 : 0;
+  let inBreach = book.inBreach;
+  let alert: NewAlert | null = null;
+  if (!inBreach && drawdown >= DRAWDOWN_BREACH_PCT) {
+    inBreach = true;
+    alert = { type: 'drawdown', message: drawdownAlertMessage(book.accountName, drawdown), at: takenAt - 3600, accountId: book.accountId };
+  } else if (inBreach && drawdown < DRAWDOWN_REARM_PCT) inBreach = false;
+  return {
+    book: { ...book, peak, inBreach },
+    nav: { accountId: book.accountId, day, balance: cents(book.balance), equity: eq, takenAt },
+    alert,
+  };
+}
+
+/** A month ends at this equity: profit sharing on the high-water mark (DOMAIN.md H1). */
+export function endMonth(book: Book, month: string, equity: number): { book: Book; sharing: ProfitSharingEntry } {
+  const settled = settleProfitSharing(profitSharingRate(book.category), equity, book.hwm);
+  return {
+    book: { ...book, hwm: settled.hwm },
+    sharing: { accountId: book.accountId, month, fee: cents(settled.fee), balance: cents(book.balance) },
+  };
+}

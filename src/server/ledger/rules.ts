@@ -1,0 +1,158 @@
+import { excursion } from '#shared/analytics/excursions.ts';
+import { cents } from '#shared/analytics/stats.ts';
+import { netResult } from '#shared/analytics/trade-stats.ts';
+import type { Category } from '#shared/domain/portfolios.ts';
+
+/** Profit sharing rate per account category, charged at month end on the high-water mark (DOMAIN.md H1). */
+export const PROFIT_SHARING_RATE: Record<Category, number> = {
+  consolidate: 0.25,
+  'global forex': 0.25,
+  'global equity': 0.2,
+  SMA: 0.2,
+  AMC: 0.2,
+};
+export const DEFAULT_PROFIT_SHARING_RATE = 0.2;
+
+export const profitSharingRate = (category: string): number =>
+  PROFIT_SHARING_RATE[category as Category] ?? DEFAULT_PROFIT_SHARING_RATE;
+
+/** A margin level under this (equity / margin, %) raises an alert, at most once an hour per account. */
+export const MARGIN_ALERT_LEVEL = 150;
+export const MARGIN_ALERT_REPEAT_S = 3600;
+/** An account silent this long raises a 'no update' alert; it is re-armed once it reports again. */
+export const SILENCE_ALERT_S = 180;
+export const SILENCE_REARM_S = 60;
+/** Equity this far (%) under its peak is a drawdown breach; the alert re-arms once back within 3 %. */
+export const DRAWDOWN_BREACH_PCT = 6;
+export const DRAWDOWN_REARM_PCT = 3;
+
+/** Margin level in %, null without margin in use. */
+export const marginLevel = (equity: number, margin: number): number | null => (margin > 0 ? (equity / margin) * 100 : null);
+
+export const marginAlertMessage = (accountName: string, level: number): string =>
+  `Margin level on ${accountName} fell to ${Math.round(level)} % (alert below ${MARGIN_ALERT_LEVEL} %).`;
+
+export const silenceAlertMessage = (accountName: string, minutes: number, brokerName: string): string =>
+  `No update from ${accountName} for ${minutes} minutes (${brokerName}).`;
+
+export const drawdownAlertMessage = (accountName: string, drawdownPct: number): string =>
+  `Drawdown breach on ${accountName}: equity ${drawdownPct.toFixed(1)} % below its peak.`;
+
+/** A trade as the broker reports it when it closes (prices, costs and rebate in the account currency). */
+export interface ClosedTrade {
+  accountId: number;
+  symbol: string;
+  type: 'Buy' | 'Sell';
+  category: 'Forex' | 'Equities';
+  quantity: number;
+  openPrice: number;
+  closePrice: number;
+  /** epoch seconds */
+  openedAt: number;
+  /** epoch seconds */
+  closedAt: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  /** The introducing broker's rebate earned by the round trip. */
+  rebate: number;
+  /** Lowest and highest price seen while open (for MAE/MFE); null when the broker does not say. */
+  low: number | null;
+  high: number | null;
+  execMs: number | null;
+}
+
+/** A deposit (positive) or withdrawal (negative). */
+export interface CashFlow {
+  accountId: number;
+  /** epoch seconds */
+  at: number;
+  amount: number;
+  /** A transfer between the portfolio's own accounts, hidden when rebalancing is filtered out. */
+  rebalancing: boolean;
+}
+
+/** A row of the deals table: a closed trade or a cash flow. */
+export interface DealEntry {
+  accountId: number;
+  kind: 'trade' | 'deposit' | 'withdrawal';
+  symbol: string | null;
+  type: 'Buy' | 'Sell' | null;
+  category: 'Forex' | 'Equities' | null;
+  quantity: number;
+  openPrice: number | null;
+  closePrice: number | null;
+  openedAt: number | null;
+  at: number;
+  amount: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  rebate: number;
+  /** profit + swap + commission + fee of a trade; 0 for a cash flow (its money is `amount`). */
+  net: number;
+  mae: number | null;
+  mfe: number | null;
+  execMs: number | null;
+  rebalancing: boolean;
+}
+
+/** The deal row of a closed trade: its net result and its excursions (DOMAIN.md). */
+export function tradeEntry(t: ClosedTrade): DealEntry {
+  const ex =
+    t.low !== null && t.high !== null
+      ? excursion(t.type, t.openPrice, Math.min(t.low, t.openPrice, t.closePrice), Math.max(t.high, t.openPrice, t.closePrice))
+      : null;
+  return {
+    accountId: t.accountId,
+    kind: 'trade',
+    symbol: t.symbol,
+    type: t.type,
+    category: t.category,
+    quantity: t.quantity,
+    openPrice: t.openPrice,
+    closePrice: t.closePrice,
+    openedAt: t.openedAt,
+    at: t.closedAt,
+    amount: 0,
+    profit: t.profit,
+    swap: t.swap,
+    commission: t.commission,
+    fee: t.fee,
+    rebate: t.rebate,
+    net: cents(netResult({ ...t, volume: t.quantity })),
+    mae: ex?.mae ?? null,
+    mfe: ex?.mfe ?? null,
+    execMs: t.execMs,
+    rebalancing: false,
+  };
+}
+
+/** The deal row of a cash flow. */
+export function cashFlowEntry(f: CashFlow): DealEntry {
+  return {
+    accountId: f.accountId,
+    kind: f.amount >= 0 ? 'deposit' : 'withdrawal',
+    symbol: null,
+    type: null,
+    category: null,
+    quantity: 0,
+    openPrice: null,
+    closePrice: null,
+    openedAt: null,
+    at: f.at,
+    amount: cents(f.amount),
+    profit: 0,
+    swap: 0,
+    commission: 0,
+    fee: 0,
+    rebate: 0,
+    net: 0,
+    mae: null,
+    mfe: null,
+    execMs: null,
+    rebalancing: f.rebalancing,
+  };
+}
