@@ -1,15 +1,15 @@
 import { accountInPortfolio } from '#shared/domain/account-scope.ts';
 import { CATEGORIES, DEFAULT_PORTFOLIO, normalisePortfolio, PORTFOLIOS, type Portfolio } from '#shared/domain/portfolios.ts';
 import { forbidden } from '#server/http/errors.ts';
+import type { ScopeFilter } from '#server/db/scope-filter.ts';
 import type { SessionUser } from './auth-store.ts';
 
 /**
  * What a request may see: its portfolios and the account categories they cover. Decided once per
  * request by `scopeFor` (HTTP routes and sockets alike); repositories filter on `categories`.
  */
-export interface Scope {
+export interface Scope extends ScopeFilter {
   readonly portfolios: readonly Portfolio[];
-  readonly categories: readonly string[];
 }
 
 /** The portfolios of the caller's portfolio_auth, in the canonical order. */

@@ -2,7 +2,7 @@ import type { Database } from '#server/db/database.ts';
 import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, TradeEvent } from '#server/market/adapter.ts';
-import { copyLot } from './copy-lot.ts';
+import { copyLot } from '#shared/domain/copy-lot.ts';
 
 /**
  * Copies masters to their followers over any broker adapter: a master's trade opened → the same

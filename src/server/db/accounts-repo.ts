@@ -1,5 +1,4 @@
-import type { Scope } from '#server/auth/scope.ts';
-import type { Book } from '#server/ledger/books.ts';
+import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
 
 /** A broker as stored: its terms and logo. */
@@ -72,6 +71,19 @@ export interface AccountInfoRow extends AccountRef {
   ping: number;
   /** epoch seconds */
   last_update: number;
+}
+
+/** An account's books as stored on its row (the ledger's state between events). */
+export interface Book {
+  accountId: number;
+  accountName: string;
+  category: string;
+  balance: number;
+  /** High-water mark for profit sharing (DOMAIN.md H1). */
+  hwm: number;
+  /** Equity peak for drawdown alerts, moved by cash flows but not by trading; null before the first day end. */
+  peak: number | null;
+  inBreach: boolean;
 }
 
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
@@ -184,7 +196,7 @@ export async function findAccountRef(q: Queryable, ref: string): Promise<Account
 }
 
 /** The accounts of a scope, by broker then name. */
-export async function accountInfoRows(q: Queryable, scope: Scope): Promise<AccountInfoRow[]> {
+export async function accountInfoRows(q: Queryable, scope: ScopeFilter): Promise<AccountInfoRow[]> {
   const rows = await q.query<Omit<AccountInfoRow, 'last_update'> & { last_update: Date }>(
     `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, b.img_path, a.teiko_category, a.currency,
             a.server, a.server_name, a.is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
@@ -198,7 +210,7 @@ export async function accountInfoRows(q: Queryable, scope: Scope): Promise<Accou
 /** The brokers holding accounts of a scope, with the categories of those accounts. */
 export async function brokersOfScope(
   q: Queryable,
-  scope: Scope,
+  scope: ScopeFilter,
 ): Promise<{ broker_name: string; img_path: string; teiko_categories: string[] }[]> {
   return q.query(
     `SELECT b.broker_name, b.img_path, array_agg(DISTINCT a.teiko_category ORDER BY a.teiko_category) AS teiko_categories

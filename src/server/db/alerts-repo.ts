@@ -1,4 +1,4 @@
-import type { Scope } from '#server/auth/scope.ts';
+import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
@@ -33,7 +33,7 @@ export async function insertAlerts(q: Queryable, alerts: readonly NewAlert[]): P
 }
 
 /** The newest alerts a scope may see: its accounts' and the system's, newest first. */
-export async function listAlerts(q: Queryable, scope: Scope, limit = 100): Promise<AlertRow[]> {
+export async function listAlerts(q: Queryable, scope: ScopeFilter, limit = 100): Promise<AlertRow[]> {
   const rows = await q.query<{ id: number; type: string; message: string; datetime: Date }>(
     `SELECT al.id, al.type, al.message, al.datetime FROM alerts al LEFT JOIN accounts a ON a.id = al.account_id
      WHERE al.account_id IS NULL OR a.teiko_category = ANY($1) ORDER BY al.datetime DESC, al.id DESC LIMIT $2`,

@@ -1,4 +1,4 @@
-import type { Scope } from '#server/auth/scope.ts';
+import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
 
 export type MarketType = 'Forex' | 'Equities';
@@ -32,7 +32,7 @@ export async function insertRule(q: Queryable, rule: StoredRule): Promise<void> 
 }
 
 /** The rules of the masters in a scope. */
-export async function rulesOfScope(q: Queryable, scope: Scope): Promise<CopyRuleRow[]> {
+export async function rulesOfScope(q: Queryable, scope: ScopeFilter): Promise<CopyRuleRow[]> {
   return q.query<CopyRuleRow>(
     `SELECT a.account_id AS master_id, r.market_type, r.allowed_pairs, a.account_name, b.broker_name
      FROM copy_rules r JOIN accounts a ON a.id = r.master_id JOIN brokers b ON b.id = a.broker_id

@@ -1,7 +1,32 @@
-import type { Scope } from '#server/auth/scope.ts';
-import type { DealEntry } from '#server/ledger/rules.ts';
+import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
+
+/** A row of the deals table: a closed trade or a cash flow. */
+export interface DealEntry {
+  accountId: number;
+  kind: 'trade' | 'deposit' | 'withdrawal';
+  symbol: string | null;
+  type: 'Buy' | 'Sell' | null;
+  category: 'Forex' | 'Equities' | null;
+  quantity: number;
+  openPrice: number | null;
+  closePrice: number | null;
+  openedAt: number | null;
+  at: number;
+  amount: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  rebate: number;
+  /** profit + swap + commission + fee of a trade; 0 for a cash flow (its money is `amount`). */
+  net: number;
+  mae: number | null;
+  mfe: number | null;
+  execMs: number | null;
+  rebalancing: boolean;
+}
 
 /** Stores deal rows (trades and cash flows) in the order given. */
 export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Promise<void> {
@@ -81,7 +106,7 @@ export interface RecentResults {
 }
 
 /** Per account of a scope, the net result of the trades closed in the last 24 hours, 2 and 7 days before `now`. */
-export async function recentResults(q: Queryable, scope: Scope, now: Date): Promise<RecentResults[]> {
+export async function recentResults(q: Queryable, scope: ScopeFilter, now: Date): Promise<RecentResults[]> {
   return q.query<RecentResults>(
     `SELECT a.account_id, a.account_name, a.currency,
        coalesce(sum(d.net) FILTER (WHERE d.datetime > $2::timestamptz - interval '24 hours'), 0) AS pnl_24_hours,

@@ -1,8 +1,18 @@
-import type { Scope } from '#server/auth/scope.ts';
-import { DAY_S } from '#server/ledger/calendar.ts';
-import type { NavEntry } from '#server/ledger/books.ts';
+import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
+
+const DAY_MS = 86_400_000;
+
+/** An end-of-day NAV row (day: days since 1970-01-01, UTC). */
+export interface NavEntry {
+  accountId: number;
+  day: number;
+  balance: number;
+  equity: number;
+  /** epoch seconds the snapshot was taken */
+  takenAt: number;
+}
 
 /** Stores end-of-day NAV rows; a day already stored for an account is kept as it was. */
 export async function insertNav(q: Queryable, rows: readonly NavEntry[]): Promise<void> {
@@ -10,7 +20,7 @@ export async function insertNav(q: Queryable, rows: readonly NavEntry[]): Promis
     q,
     'nav_snapshots',
     ['account_id', 'day', 'balance', 'equity', 'taken_at'],
-    rows.map((n) => [n.accountId, new Date(n.day * DAY_S * 1000), n.balance, n.equity, new Date(n.takenAt * 1000)]),
+    rows.map((n) => [n.accountId, new Date(n.day * DAY_MS), n.balance, n.equity, new Date(n.takenAt * 1000)]),
     'ON CONFLICT (account_id, day) DO NOTHING',
   );
 }
@@ -19,11 +29,11 @@ export async function insertNav(q: Queryable, rows: readonly NavEntry[]): Promis
 export async function lastNavDay(q: Queryable): Promise<number | null> {
   const rows = await q.query<{ last: Date | null }>('SELECT max(day) AS last FROM nav_snapshots');
   const last = rows[0]?.last;
-  return last ? Math.floor(last.getTime() / 1000 / DAY_S) : null;
+  return last ? Math.floor(last.getTime() / DAY_MS) : null;
 }
 
 /** Months with NAV rows in a scope, newest first, with their days. */
-export async function navMonths(q: Queryable, scope: Scope): Promise<{ m: number; y: number; days: number[] }[]> {
+export async function navMonths(q: Queryable, scope: ScopeFilter): Promise<{ m: number; y: number; days: number[] }[]> {
   return q.query(
     `SELECT extract(month FROM n.day)::int AS m, extract(year FROM n.day)::int AS y,
             array_agg(DISTINCT extract(day FROM n.day)::int ORDER BY extract(day FROM n.day)::int) AS days
@@ -49,7 +59,7 @@ export interface NavRow {
 }
 
 /** The NAV rows of a month in a scope, by day, broker and account. */
-export async function navOfMonth(q: Queryable, scope: Scope, year: number, month: number): Promise<NavRow[]> {
+export async function navOfMonth(q: Queryable, scope: ScopeFilter, year: number, month: number): Promise<NavRow[]> {
   const rows = await q.query<Omit<NavRow, 'taken_at'> & { taken_at: Date }>(
     `SELECT a.account_id, extract(day FROM n.day)::int AS day, a.account_name, a.account, n.balance, n.equity,
             b.broker_name, n.taken_at, a.teiko_category, b.img_path, a.currency

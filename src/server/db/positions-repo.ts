@@ -1,16 +1,40 @@
-import type { LivePosition } from '#server/market/adapter.ts';
 import type { Queryable } from './database.ts';
+
+/** A row of the positions table: an open position. */
+export interface PositionRow {
+  id: number;
+  account_id: number;
+  master_position_id: number | null;
+  symbol: string;
+  type: 'Buy' | 'Sell';
+  category: 'Forex' | 'Equities';
+  quantity: number;
+  price_open: number;
+  price_current: number;
+  price_low: number;
+  price_high: number;
+  sl: number | null;
+  tp: number | null;
+  /** account currency */
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  exec_duration_ms: number;
+  /** epoch seconds */
+  opened_at: number;
+}
 
 const COLUMNS = `id, account_id, master_position_id, symbol, type, category, quantity, price_open, price_current,
   price_low, price_high, sl, tp, profit, swap, commission, fee, exec_duration_ms, opened_at`;
 
-export async function listPositions(q: Queryable): Promise<LivePosition[]> {
-  const rows = await q.query<Omit<LivePosition, 'opened_at'> & { opened_at: Date }>(`SELECT ${COLUMNS} FROM positions ORDER BY id`);
+export async function listPositions(q: Queryable): Promise<PositionRow[]> {
+  const rows = await q.query<Omit<PositionRow, 'opened_at'> & { opened_at: Date }>(`SELECT ${COLUMNS} FROM positions ORDER BY id`);
   return rows.map((p) => ({ ...p, opened_at: Math.floor(p.opened_at.getTime() / 1000) }));
 }
 
 /** Stores a new position; returns its id. */
-export async function insertPosition(q: Queryable, p: Omit<LivePosition, 'id'>): Promise<number> {
+export async function insertPosition(q: Queryable, p: Omit<PositionRow, 'id'>): Promise<number> {
   const rows = await q.query<{ id: number }>(
     `INSERT INTO positions (account_id, master_position_id, symbol, type, category, quantity, price_open, price_current,
        price_low, price_high, sl, tp, profit, swap, commission, fee, exec_duration_ms, opened_at)
@@ -33,7 +57,7 @@ export async function setStops(q: Queryable, ids: readonly number[], takeProfit:
 }
 
 /** Stores the positions' marks (current price, extremes, floating profit, swap). */
-export async function saveMarks(q: Queryable, ps: readonly LivePosition[]): Promise<void> {
+export async function saveMarks(q: Queryable, ps: readonly PositionRow[]): Promise<void> {
   if (ps.length === 0) return;
   await q.query(
     `UPDATE positions p SET price_current = u.cur, price_low = u.low, price_high = u.high, profit = u.profit, swap = u.swap

@@ -1,8 +1,24 @@
-import type { Scope } from '#server/auth/scope.ts';
-import type { ProfitSharingEntry, RebateEntry } from '#server/ledger/books.ts';
+import type { ScopeFilter } from './scope-filter.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
+
+/** One account-month of rebates: added to the month's row (lots and rebate summed, balance replaced). */
+export interface RebateEntry {
+  accountId: number;
+  /** 'YYYY-MM-01' */
+  month: string;
+  lots: number;
+  rebate: number;
+  balance: number;
+}
+
+export interface ProfitSharingEntry {
+  accountId: number;
+  month: string;
+  fee: number;
+  balance: number;
+}
 
 /**
  * Adds rebates to their account-month rows: lots and rebate are summed, the balance is the last
@@ -51,7 +67,7 @@ export interface RebateRow {
 }
 
 /** Rebate rows of a scope: one per account and month, or per broker, currency and month. */
-export async function listRebates(q: Queryable, scope: Scope, byBroker: boolean): Promise<RebateRow[]> {
+export async function listRebates(q: Queryable, scope: ScopeFilter, byBroker: boolean): Promise<RebateRow[]> {
   return q.query<RebateRow>(
     byBroker
       ? `SELECT '' AS login, b.broker_name AS account, b.broker_name, a.currency, to_char(r.month, 'YYYY-MM') AS month,

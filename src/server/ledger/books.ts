@@ -10,52 +10,20 @@ import {
   tradeEntry,
   type CashFlow,
   type ClosedTrade,
-  type DealEntry,
 } from './rules.ts';
+import type { Book } from '#server/db/accounts-repo.ts';
 import type { NewAlert } from '#server/db/alerts-repo.ts';
+import type { DealEntry } from '#server/db/deals-repo.ts';
+import type { NavEntry } from '#server/db/nav-repo.ts';
+import type { ProfitSharingEntry, RebateEntry } from '#server/db/rebates-repo.ts';
 
-/**
+export type { Book, NavEntry, ProfitSharingEntry, RebateEntry };
+
+/*
  * One account's books between events: what every bookkeeping step reads and moves on. The simulated
  * history replays an account's events through these functions in memory; the live ledger applies
  * the same functions to the state stored on the account row. Each function is pure.
  */
-export interface Book {
-  accountId: number;
-  accountName: string;
-  category: string;
-  balance: number;
-  /** High-water mark for profit sharing (DOMAIN.md H1). */
-  hwm: number;
-  /** Equity peak for drawdown alerts, moved by cash flows but not by trading; null before the first day end. */
-  peak: number | null;
-  inBreach: boolean;
-}
-
-/** One account-month of rebates: added to the month's row (lots and rebate summed, balance replaced). */
-export interface RebateEntry {
-  accountId: number;
-  /** 'YYYY-MM-01' */
-  month: string;
-  lots: number;
-  rebate: number;
-  balance: number;
-}
-
-export interface ProfitSharingEntry {
-  accountId: number;
-  month: string;
-  fee: number;
-  balance: number;
-}
-
-export interface NavEntry {
-  accountId: number;
-  day: number;
-  balance: number;
-  equity: number;
-  /** epoch seconds the snapshot was taken */
-  takenAt: number;
-}
 
 export const openBook = (accountId: number, accountName: string, category: string): Book => ({
   accountId,

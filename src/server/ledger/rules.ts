@@ -2,6 +2,9 @@ import { excursion } from '#shared/analytics/excursions.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { netResult } from '#shared/analytics/trade-stats.ts';
 import type { Category } from '#shared/domain/portfolios.ts';
+import type { DealEntry } from '#server/db/deals-repo.ts';
+
+export type { DealEntry };
 
 /** Profit sharing rate per account category, charged at month end on the high-water mark (DOMAIN.md H1). */
 export const PROFIT_SHARING_RATE: Record<Category, number> = {
@@ -70,32 +73,6 @@ export interface CashFlow {
   at: number;
   amount: number;
   /** A transfer between the portfolio's own accounts, hidden when rebalancing is filtered out. */
-  rebalancing: boolean;
-}
-
-/** A row of the deals table: a closed trade or a cash flow. */
-export interface DealEntry {
-  accountId: number;
-  kind: 'trade' | 'deposit' | 'withdrawal';
-  symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  category: 'Forex' | 'Equities' | null;
-  quantity: number;
-  openPrice: number | null;
-  closePrice: number | null;
-  openedAt: number | null;
-  at: number;
-  amount: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  rebate: number;
-  /** profit + swap + commission + fee of a trade; 0 for a cash flow (its money is `amount`). */
-  net: number;
-  mae: number | null;
-  mfe: number | null;
-  execMs: number | null;
   rebalancing: boolean;
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '#server/db/database.ts';
+import type { PositionRow } from '#server/db/positions-repo.ts';
 import type { EurRates } from '#shared/domain/fx.ts';
 
 export type Side = 'Buy' | 'Sell';
@@ -110,29 +111,8 @@ export interface LiveAccount {
   last_update: number;
 }
 
-export interface LivePosition {
-  id: number;
-  account_id: number;
-  master_position_id: number | null;
-  symbol: string;
-  type: Side;
-  category: InstrumentCategory;
-  quantity: number;
-  price_open: number;
-  price_current: number;
-  price_low: number;
-  price_high: number;
-  sl: number | null;
-  tp: number | null;
-  /** account currency */
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  exec_duration_ms: number;
-  /** epoch seconds */
-  opened_at: number;
-}
+/** An open position as the terminal reports it (the positions table holds the same). */
+export type LivePosition = PositionRow;
 
 export interface MarketSnapshot {
   /** epoch ms of the tick */

@@ -8,7 +8,7 @@ import { insertDeals } from '#server/db/deals-repo.ts';
 import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.ts';
 import { insertNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { copyLot } from '#server/copy/copy-lot.ts';
+import { copyLot } from '#shared/domain/copy-lot.ts';
 import { bookCashFlow, bookTrade, endDay, endMonth, openBook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from '#server/ledger/books.ts';
 import { DAY_S, dayOf, isWeekend, monthOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import { marginAlertMessage, silenceAlertMessage, type ClosedTrade, type DealEntry } from '#server/ledger/rules.ts';

@@ -9,8 +9,13 @@ export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly inside = new AsyncLocalStorage<Serial>();
 
+  /** Is the caller running inside one of this queue's steps? */
+  get running(): boolean {
+    return this.inside.getStore() === this;
+  }
+
   run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.inside.getStore() === this) return fn();
+    if (this.running) return fn();
     const step = () => this.inside.run(this, fn);
     const next = this.tail.then(step, step);
     this.tail = next.catch(() => undefined);

@@ -263,6 +263,15 @@ export class SimulatedMarket implements BrokerAdapter {
     this.dirty = true;
   }
 
+  /**
+   * After an order placed from outside (a route, a test driving a master), the terminals report at
+   * once; an order placed inside a step (a copy) is reported with that step.
+   */
+  private afterOrder(nested: boolean): void {
+    this.revalue();
+    if (!nested) this.report(this.options.now() / 1000);
+  }
+
   /** Each tick the terminals report: their ping, and the time of the report. */
   private report(nowS: number): void {
     for (const a of this.accounts.values()) {
@@ -295,11 +304,12 @@ export class SimulatedMarket implements BrokerAdapter {
 
   /** A master opens a trade in its terminal (tests drive masters through this). */
   openMasterTrade(masterId: number, symbol: string, type: Side, quantity: number): Promise<LivePosition> {
+    const nested = this.serial.running;
     return this.serial.run(async () => {
       const m = this.accounts.get(masterId);
       if (!m?.is_master) throw new Error(`account ${masterId} is not a master`);
       const p = await this.openNow({ accountId: m.id, symbol, type, quantity, masterPositionId: null });
-      this.revalue();
+      this.afterOrder(nested);
       this.publish();
       return p;
     });
@@ -307,9 +317,10 @@ export class SimulatedMarket implements BrokerAdapter {
 
   open(order: OpenOrder): Promise<LivePosition> {
     this.assertRunning();
+    const nested = this.serial.running;
     return this.serial.run(async () => {
       const p = await this.openNow(order);
-      this.revalue();
+      this.afterOrder(nested);
       this.publish();
       return p;
     });
@@ -396,9 +407,10 @@ export class SimulatedMarket implements BrokerAdapter {
 
   close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
     this.assertRunning();
+    const nested = this.serial.running;
     return this.serial.run(async () => {
       const n = await this.closeNow(positionIds, inTx);
-      this.revalue();
+      this.afterOrder(nested);
       this.publish();
       return n;
     });
