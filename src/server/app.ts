@@ -170,6 +170,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         release = await db.holdLock(MARKET_LOCK, onLost);
         if (!release) return;
         await market?.resume();
+        // The bridge may have been switched, or the rules changed, by another process meanwhile.
+        await copier?.start();
         clearInterval(relocking);
         relocking = undefined;
         releaseMarket = release;
@@ -207,7 +209,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
     if (demo) await seedDemoUsers(authStore);
     market = createSimulatedBroker(db, ledger, options);
-    copier = new CopyEngine(db, market);
+    copier = new CopyEngine(db, market, (err) => app.log.error({ err }, 'copying failed; retried at the next update'));
     // The copy engine follows the market's trades from its first one (the first start's open trades).
     await copier.start();
     await market.start();
@@ -287,7 +289,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   await app.register(authGuard, { store: authStore });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
-  await app.register(bridgeRoutes, { db, onChange: (running) => void copier?.setCopying(running) });
+  await app.register(bridgeRoutes, { db, onChange: (running) => copier?.setCopying(running) });
   await app.register(accountsRoutes, { db, market, ledger });
   await app.register(tradingRoutes, { db, market, copier, excursions });
   await app.register(rebatesRoutes, { db });

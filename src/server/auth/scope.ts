@@ -1,5 +1,6 @@
 import { accountInPortfolio } from '#shared/domain/account-scope.ts';
-import { CATEGORIES, DEFAULT_PORTFOLIO, normalisePortfolio, PORTFOLIOS, type Portfolio } from '#shared/domain/portfolios.ts';
+import { authorisedPortfolios as authorisedPortfoliosOf } from '#shared/domain/portfolio-selection.ts';
+import { CATEGORIES, DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio } from '#shared/domain/portfolios.ts';
 import { forbidden } from '#server/http/errors.ts';
 import type { ScopeFilter } from '#server/db/scope-filter.ts';
 import type { SessionUser } from './auth-store.ts';
@@ -12,10 +13,9 @@ export interface Scope extends ScopeFilter {
   readonly portfolios: readonly Portfolio[];
 }
 
-/** The portfolios of the caller's portfolio_auth, in the canonical order. */
+/** The portfolios of the caller's portfolio_auth (the shared rule, which the client applies too). */
 export function authorisedPortfolios(user: SessionUser): Portfolio[] {
-  const auth = new Set(user.portfolioAuth.map((p) => normalisePortfolio(p)));
-  return PORTFOLIOS.filter((p) => auth.has(p));
+  return [...new Set(authorisedPortfoliosOf(user.portfolioAuth))];
 }
 
 /** Does an account of this category belong to any of these portfolios? */

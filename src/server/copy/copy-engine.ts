@@ -1,35 +1,58 @@
 import type { Database } from '#server/db/database.ts';
 import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
-import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, TradeEvent } from '#server/market/adapter.ts';
+import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/market/adapter.ts';
 import { copyLot } from '#shared/domain/copy-lot.ts';
+
+/** Copies whose master position is no longer open. */
+export function orphanCopies(positions: readonly LivePosition[]): LivePosition[] {
+  const open = new Set(positions.map((p) => p.id));
+  return positions.filter((p) => p.master_position_id !== null && !open.has(p.master_position_id));
+}
+
+/** These positions and, for the masters' among them, their copies. */
+export function withCopies(snapshot: MarketSnapshot, ids: readonly number[]): number[] {
+  const byId = new Map(snapshot.positions.map((p) => [p.id, p]));
+  const targets = new Set(ids.filter((id) => byId.has(id)));
+  const masters = new Set([...targets].filter((id) => snapshot.accounts.get(byId.get(id)!.account_id)?.is_master));
+  for (const p of snapshot.positions) if (p.master_position_id !== null && masters.has(p.master_position_id)) targets.add(p.id);
+  return [...targets];
+}
 
 /**
  * Copies masters to their followers over any broker adapter: a master's trade opened → the same
  * trade on each follower at its ratio, when the master's copy rule allows the symbol and the bridge
- * runs; a master's trade closed, or its stops changed, → the same on the copies. With the bridge
- * off nothing is copied; switched on again, copies whose master trade closed meanwhile are closed.
+ * runs; a master's trade closed, or its stops changed, → the same on the copies. With the bridge off
+ * nothing is copied. A master's close and its copies' closes are separate orders, as on real
+ * terminals; whenever the bridge runs, copies whose master trade is gone (closed while the bridge
+ * was off, or left by a failure between the two orders) are closed at the next update.
  */
 export class CopyEngine {
   private allowed = new Map<number, ReadonlySet<string>>();
   private copying = true;
-  private unsubscribe: (() => void) | undefined;
+  private unsubscribe: (() => void)[] = [];
+  private reconciling = false;
 
   constructor(
     private readonly db: Database,
     private readonly broker: BrokerAdapter,
+    private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
-  /** Loads the rules and the bridge state and starts following the adapter's trades. */
+  /** Loads the rules and the bridge state (again after a pause) and follows the adapter's trades. */
   async start(): Promise<void> {
     await this.reloadRules();
     this.copying = (await readBridgeState(this.db)).running;
-    this.unsubscribe ??= this.broker.onTrade((event) => this.onTrade(event));
+    if (this.unsubscribe.length) return;
+    this.unsubscribe = [
+      this.broker.onTrade((event) => this.onTrade(event)),
+      this.broker.onUpdate((snapshot) => this.reconcile(snapshot)),
+    ];
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
   }
 
   get running(): boolean {
@@ -42,35 +65,38 @@ export class CopyEngine {
     this.allowed = new Map(rules.map((r) => [r.master_id, new Set(r.allowed_pairs)]));
   }
 
-  /** The bridge was switched: on, copies left without their master's trade are closed. */
-  async setCopying(running: boolean): Promise<void> {
+  /** The bridge was switched; on, copies left without their master's trade are closed now. */
+  setCopying(running: boolean): void {
     this.copying = running;
-    if (!running) return;
-    const { positions } = this.broker.snapshot();
-    const open = new Set(positions.map((p) => p.id));
-    const orphans = positions.filter((p) => p.master_position_id !== null && !open.has(p.master_position_id));
-    if (orphans.length) await this.broker.close(orphans.map((p) => p.id));
+    if (running) this.reconcile(this.broker.snapshot());
   }
 
-  /** Closes positions and, while copying, the copies of the masters' among them: one transaction. */
+  /** Closes positions and, while copying, the copies of the masters' among them: one order. */
   close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
-    return this.broker.close(this.withCopies(positionIds), inTx);
+    return this.broker.close(this.expand(positionIds), inTx);
   }
 
-  /** Sets stops on positions and, while copying, on the copies of the masters' among them. */
+  /** Sets stops on positions and, while copying, on the copies of the masters' among them: one order. */
   modifyStops(positionIds: readonly number[], takeProfit: number | null, stopLoss: number | null, inTx?: InTransaction): Promise<number> {
-    return this.broker.modifyStops(this.withCopies(positionIds), takeProfit, stopLoss, inTx);
+    return this.broker.modifyStops(this.expand(positionIds), takeProfit, stopLoss, inTx);
   }
 
-  private withCopies(ids: readonly number[]): number[] {
-    const { positions, accounts } = this.broker.snapshot();
-    const byId = new Map(positions.map((p) => [p.id, p]));
-    const targets = new Set(ids.filter((id) => byId.has(id)));
-    if (this.copying) {
-      const masters = new Set([...targets].filter((id) => accounts.get(byId.get(id)!.account_id)?.is_master));
-      for (const p of positions) if (p.master_position_id !== null && masters.has(p.master_position_id)) targets.add(p.id);
-    }
-    return [...targets];
+  private expand(ids: readonly number[]): number[] {
+    return this.copying ? withCopies(this.broker.snapshot(), ids) : [...ids];
+  }
+
+  /** One close at a time; a failure (the market paused, the database away) is retried at the next update. */
+  private reconcile(snapshot: MarketSnapshot): void {
+    if (!this.copying || this.reconciling) return;
+    const orphans = orphanCopies(snapshot.positions);
+    if (orphans.length === 0) return;
+    this.reconciling = true;
+    this.broker
+      .close(orphans.map((p) => p.id))
+      .catch((err: unknown) => this.onError(err))
+      .finally(() => {
+        this.reconciling = false;
+      });
   }
 
   private async onTrade(event: TradeEvent): Promise<void> {

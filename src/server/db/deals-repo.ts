@@ -125,3 +125,12 @@ export async function excursionRows(q: Queryable): Promise<{ symbol: string; tei
      WHERE d.kind = 'trade' AND d.mae IS NOT NULL AND d.mfe IS NOT NULL`,
   );
 }
+
+/** Symbols of a category the stored deals traded (the instruments known without a broker connected). */
+export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'): Promise<string[]> {
+  const rows = await q.query<{ symbol: string }>(
+    "SELECT DISTINCT symbol FROM deals WHERE kind = 'trade' AND category = $1 ORDER BY symbol",
+    [category],
+  );
+  return rows.map((r) => r.symbol);
+}

@@ -1,6 +1,6 @@
 import { adjustHwmForCashFlow, settleProfitSharing } from '#shared/analytics/rebates.ts';
 import { cents } from '#shared/analytics/stats.ts';
-import { DAY_S, monthOf } from './calendar.ts';
+import { DAY_S, endsMonth, monthOf } from './calendar.ts';
 import {
   cashFlowEntry,
   DRAWDOWN_BREACH_PCT,
@@ -93,4 +93,17 @@ export function endMonth(book: Book, month: string, equity: number): { book: Boo
     book: { ...book, hwm: settled.hwm },
     sharing: { accountId: book.accountId, month, fee: cents(settled.fee), balance: cents(book.balance) },
   };
+}
+
+/** A whole day's close: endDay, and endMonth too when the day is its month's last. */
+export function closeDay(
+  book: Book,
+  day: number,
+  equity: number,
+  takenAt?: number,
+): { book: Book; nav: NavEntry; alert: NewAlert | null; sharing: ProfitSharingEntry | null } {
+  const closed = endDay(book, day, equity, takenAt);
+  if (!endsMonth(day)) return { ...closed, sharing: null };
+  const settled = endMonth(closed.book, monthOf(day * DAY_S), equity);
+  return { ...closed, book: settled.book, sharing: settled.sharing };
 }

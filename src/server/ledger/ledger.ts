@@ -4,31 +4,11 @@ import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
 import { insertDeals } from '#server/db/deals-repo.ts';
 import { insertNav, lastNavDay } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { bookCashFlow, bookTrade, endDay, endMonth, type Book, type NavEntry, type ProfitSharingEntry } from './books.ts';
-import { DAY_S, endsMonth, monthOf } from './calendar.ts';
-import {
-  MARGIN_ALERT_LEVEL,
-  MARGIN_ALERT_REPEAT_S,
-  marginAlertMessage,
-  marginLevel,
-  SILENCE_ALERT_S,
-  SILENCE_REARM_S,
-  silenceAlertMessage,
-  type CashFlow,
-  type ClosedTrade,
-  type DealEntry,
-} from './rules.ts';
+import { bookCashFlow, bookTrade, closeDay, type Book, type NavEntry, type ProfitSharingEntry } from './books.ts';
+import { marginAlert, silenceAlert, type CashFlow, type ClosedTrade, type DealEntry, type WatchedAccount } from './rules.ts';
 
 /** What the ledger needs to know of an account at a day end or a threshold check. */
-export interface AccountFigures {
-  id: number;
-  name: string;
-  brokerName: string;
-  equity: number;
-  margin: number;
-  /** epoch seconds of its last report */
-  lastUpdate: number;
-}
+export type AccountFigures = WatchedAccount;
 
 /**
  * Turns broker events into the books, whichever adapter reports them: a trade closes → its deal row,
@@ -38,10 +18,9 @@ export interface AccountFigures {
  * functions of books.ts and rules.ts, which the simulated history replays too.
  */
 export class Ledger {
-  private readonly listeners = new Set<() => void>();
   private changes = 0;
   private readonly marginAlerted = new Map<number, number>();
-  private readonly silenceAlerted = new Set<number>();
+  private silenceAlerted = new Set<number>();
 
   constructor(private readonly db: Database) {}
 
@@ -50,16 +29,10 @@ export class Ledger {
     return this.changes;
   }
 
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   /** Runs `fn` in one transaction; the books count as changed once it has committed. */
   async write<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const result = await this.db.transaction(fn);
     this.changes++;
-    for (const l of this.listeners) l();
     return result;
   }
 
@@ -101,17 +74,11 @@ export class Ledger {
     const sharing: ProfitSharingEntry[] = [];
     const after: Book[] = [];
     for (const b of books) {
-      const eq = equity.get(b.accountId)!;
-      const closed = endDay(b, day, eq);
+      const closed = closeDay(b, day, equity.get(b.accountId)!);
       navs.push(closed.nav);
       if (closed.alert) alerts.push(closed.alert);
-      let book = closed.book;
-      if (endsMonth(day)) {
-        const settled = endMonth(book, monthOf(day * DAY_S), eq);
-        book = settled.book;
-        sharing.push(settled.sharing);
-      }
-      after.push(book);
+      if (closed.sharing) sharing.push(closed.sharing);
+      after.push(closed.book);
     }
     await insertNav(tx, navs);
     await insertAlerts(tx, alerts);
@@ -132,20 +99,24 @@ export class Ledger {
    */
   async watch(accounts: readonly AccountFigures[], nowS: number): Promise<void> {
     const alerts: NewAlert[] = [];
+    const alertedMargin: number[] = [];
+    const silent = new Set<number>();
     for (const a of accounts) {
-      const level = marginLevel(a.equity, a.margin);
-      if (level !== null && level < MARGIN_ALERT_LEVEL && nowS - (this.marginAlerted.get(a.id) ?? 0) > MARGIN_ALERT_REPEAT_S) {
-        this.marginAlerted.set(a.id, nowS);
-        alerts.push({ type: 'margin', message: marginAlertMessage(a.name, level), at: nowS, accountId: a.id });
+      const alert = marginAlert(a, nowS, this.marginAlerted.get(a.id));
+      if (alert) {
+        alerts.push(alert);
+        alertedMargin.push(a.id);
       }
     }
     for (const a of accounts) {
-      const silent = nowS - a.lastUpdate;
-      if (silent > SILENCE_ALERT_S && !this.silenceAlerted.has(a.id)) {
-        this.silenceAlerted.add(a.id);
-        alerts.push({ type: 'ping', message: silenceAlertMessage(a.name, Math.round(silent / 60), a.brokerName), at: nowS, accountId: a.id });
-      } else if (silent < SILENCE_REARM_S) this.silenceAlerted.delete(a.id);
+      const step = silenceAlert(a, nowS, this.silenceAlerted.has(a.id));
+      if (step.alert) alerts.push(step.alert);
+      if (step.alerted) silent.add(a.id);
     }
+    // Remembered once recorded: an alert whose insert failed is raised again at the next check.
     if (alerts.length) await insertAlerts(this.db, alerts);
+    for (const id of alertedMargin) this.marginAlerted.set(id, nowS);
+    this.silenceAlerted = silent;
   }
+
 }

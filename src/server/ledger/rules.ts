@@ -2,6 +2,7 @@ import { excursion } from '#shared/analytics/excursions.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { netResult } from '#shared/analytics/trade-stats.ts';
 import type { Category } from '#shared/domain/portfolios.ts';
+import type { NewAlert } from '#server/db/alerts-repo.ts';
 import type { DealEntry } from '#server/db/deals-repo.ts';
 
 export type { DealEntry };
@@ -37,6 +38,39 @@ export const marginAlertMessage = (accountName: string, level: number): string =
 
 export const silenceAlertMessage = (accountName: string, minutes: number, brokerName: string): string =>
   `No update from ${accountName} for ${minutes} minutes (${brokerName}).`;
+
+/** What a threshold check reads of an account. */
+export interface WatchedAccount {
+  id: number;
+  name: string;
+  brokerName: string;
+  equity: number;
+  margin: number;
+  /** epoch seconds of its last report */
+  lastUpdate: number;
+}
+
+/** A margin level under MARGIN_ALERT_LEVEL raises an alert, unless one was raised in the last hour. */
+export function marginAlert(a: WatchedAccount, nowS: number, lastAlertAt: number | undefined): NewAlert | null {
+  const level = marginLevel(a.equity, a.margin);
+  if (level === null || level >= MARGIN_ALERT_LEVEL || nowS - (lastAlertAt ?? 0) <= MARGIN_ALERT_REPEAT_S) return null;
+  return { type: 'margin', message: marginAlertMessage(a.name, level), at: nowS, accountId: a.id };
+}
+
+/**
+ * An account silent past SILENCE_ALERT_S raises one alert per silence; once it reports again (within
+ * SILENCE_REARM_S) the next silence raises another.
+ */
+export function silenceAlert(a: WatchedAccount, nowS: number, alerted: boolean): { alert: NewAlert | null; alerted: boolean } {
+  const silent = nowS - a.lastUpdate;
+  if (silent > SILENCE_ALERT_S && !alerted) {
+    return {
+      alert: { type: 'ping', message: silenceAlertMessage(a.name, Math.round(silent / 60), a.brokerName), at: nowS, accountId: a.id },
+      alerted: true,
+    };
+  }
+  return { alert: null, alerted: alerted && silent >= SILENCE_REARM_S };
+}
 
 export const drawdownAlertMessage = (accountName: string, drawdownPct: number): string =>
   `Drawdown breach on ${accountName}: equity ${drawdownPct.toFixed(1)} % below its peak.`;

@@ -22,6 +22,11 @@ export class ExcursionCache {
     private readonly now: () => number,
   ) {}
 
+  /** Has any account traded this symbol (as of the last load)? */
+  has(symbol: string): boolean {
+    return this.items.has(symbol);
+  }
+
   /** The figures of a symbol over the trades of accounts in these categories. */
   get(symbol: string, categories: readonly string[]): (ExcursionStats & { count: number }) | undefined {
     const key = `${symbol}|${categories.join(',')}`;

@@ -1,4 +1,5 @@
 import type { Queryable } from '#server/db/database.ts';
+import type { AccountRow, BrokerRow } from '#server/db/accounts-repo.ts';
 import type { PositionRow } from '#server/db/positions-repo.ts';
 import type { EurRates } from '#shared/domain/fx.ts';
 
@@ -79,37 +80,11 @@ export interface InstrumentInfo {
   exchange: string | null;
 }
 
-export interface BrokerInfo {
-  id: number;
-  broker_name: string;
-  img_path: string;
-  spread_pips: number;
-  latency_ms: number;
-  commission_per_lot: number;
-  rebate_per_lot: number;
-}
+/** A broker: its terms (spread, latency, commission, IB rebate) and logo. */
+export type BrokerInfo = BrokerRow;
 
-export interface LiveAccount {
-  id: number;
-  account_id: string;
-  account: string;
-  account_name: string;
-  broker: BrokerInfo;
-  server: string;
-  server_name: string;
-  teiko_category: string;
-  currency: string;
-  is_master: boolean;
-  master_id: number | null;
-  copy_ratio: number;
-  leverage: number;
-  balance: number;
-  equity: number;
-  margin: number;
-  ping: number;
-  /** epoch seconds */
-  last_update: number;
-}
+/** An account as the broker reports it, with its broker. */
+export type LiveAccount = Omit<AccountRow, 'broker_id'> & { broker: BrokerInfo };
 
 /** An open position as the terminal reports it (the positions table holds the same). */
 export type LivePosition = PositionRow;

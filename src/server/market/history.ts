@@ -9,12 +9,12 @@ import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.t
 import { insertNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
 import { copyLot } from '#shared/domain/copy-lot.ts';
-import { bookCashFlow, bookTrade, endDay, endMonth, openBook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from '#server/ledger/books.ts';
+import { bookCashFlow, bookTrade, closeDay, endDay, openBook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from '#server/ledger/books.ts';
 import { DAY_S, dayOf, isWeekend, monthOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import { marginAlertMessage, silenceAlertMessage, type ClosedTrade, type DealEntry } from '#server/ledger/rules.ts';
 import { INSTRUMENTS, type Instrument } from './instruments.ts';
 import { PricePath } from './price-path.ts';
-import { Random } from './random.ts';
+import { masterSize, Random } from './random.ts';
 import { ACCOUNTS, BROKERS, INITIAL_RULES, type AccountSeed, type BrokerSeed } from './seed-data.ts';
 import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
 
@@ -177,7 +177,7 @@ export async function generateHistory(
           const sigmaHold = inst.vol * Math.sqrt((closeT - openT) / (252 * DAY_S)) * midOpen;
           const low = Math.min(midOpen, midClose) - Math.abs(rng.normal()) * sigmaHold * 0.6;
           const high = Math.max(midOpen, midClose) + Math.abs(rng.normal()) * sigmaHold * 0.6;
-          const baseQty = inst.market === 'Forex' ? Number(rng.range(0.5, 3).toFixed(2)) : rng.int(50, 400);
+          const baseQty = masterSize(rng, inst.market);
           const legs: { acct: Acct; qty: number }[] = [{ acct: m, qty: baseQty }];
           if (allowed.has(inst.symbol) && !bridgeOff(openT)) {
             for (const f of m.followers) {
@@ -240,7 +240,6 @@ export async function generateHistory(
       let ti = 0;
       let openPtr = 0;
       const active = new Set<Trade>();
-      let month = monthOf(acct.onboard);
 
       const flow = (at: number, amount: number, rebalancing: boolean) => {
         const step = bookCashFlow(book, { accountId: acct.id, at, amount, rebalancing });
@@ -276,21 +275,18 @@ export async function generateHistory(
           floating += pnlInCurrency(t.inst, t.type, t.openPrice, mark, t.quantity, cur, mids);
         }
         const equity = cents(book.balance + floating);
-        const isToday = day === today;
-        const closed = endDay(book, day, equity, dayEnd);
-        book = closed.book;
-        if (!isToday) navs.push(closed.nav);
-        if (closed.alert) alerts.push(closed.alert);
-
-        const nextMonth = monthOf((day + 1) * DAY_S);
-        if (isToday) {
+        if (day === today) {
+          const sofar = endDay(book, day, equity, dayEnd);
+          book = sofar.book;
+          if (sofar.alert) alerts.push(sofar.alert);
           // The month under way: its row exists from the start, with the balance so far.
-          rebates.push({ accountId: acct.id, month, lots: 0, rebate: 0, balance: book.balance });
-        } else if (nextMonth !== month) {
-          const settled = endMonth(book, month, equity);
-          book = settled.book;
-          sharing.push(settled.sharing);
-          month = nextMonth;
+          rebates.push({ accountId: acct.id, month: monthOf(day * DAY_S), lots: 0, rebate: 0, balance: book.balance });
+        } else {
+          const ended = closeDay(book, day, equity, dayEnd);
+          book = ended.book;
+          navs.push(ended.nav);
+          if (ended.alert) alerts.push(ended.alert);
+          if (ended.sharing) sharing.push(ended.sharing);
         }
       }
       books.push({ ...book, hwm: cents(book.hwm) });

@@ -3,20 +3,13 @@ import { readMarketState } from '#server/db/market-state-repo.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import type { BrokerAdapter } from './adapter.ts';
 import { generateHistory, hasHistory, type HistoryResult } from './history.ts';
-import { SimulatedMarket } from './simulated-market.ts';
+import { SimulatedMarket, type SimulatedMarketOptions } from './simulated-market.ts';
 
 /**
  * The broker adapters the server can run. Today: the simulated market. The rest of the server
  * receives a BrokerAdapter from here and never sees which one it is.
  */
-export interface SimulatedBrokerOptions {
-  seed: number;
-  now: () => number;
-  tickMs: number;
-  autoTrade: boolean;
-  historyMonths: number;
-  onError?: (err: unknown) => void;
-}
+export type SimulatedBrokerOptions = Omit<SimulatedMarketOptions, 'flushEvery'> & { historyMonths: number };
 
 /** Did the simulated market make this database's data (it then runs again after a restart)? */
 export async function hasSimulatedData(db: Queryable): Promise<boolean> {
@@ -37,12 +30,5 @@ export async function prepareSimulatedData(
 }
 
 export function createSimulatedBroker(db: Database, ledger: Ledger, options: SimulatedBrokerOptions): BrokerAdapter {
-  return new SimulatedMarket(db, ledger, {
-    seed: options.seed,
-    now: options.now,
-    tickMs: options.tickMs,
-    autoTrade: options.autoTrade,
-    flushEvery: 3,
-    onError: options.onError,
-  });
+  return new SimulatedMarket(db, ledger, { ...options, flushEvery: 3 });
 }

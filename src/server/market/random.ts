@@ -45,3 +45,8 @@ export class Random {
     return this.state;
   }
 }
+
+/** The size a simulated master trades: 0.50 to 3.00 lots of forex, or 50 to 400 shares. */
+export function masterSize(rng: Random, market: 'Forex' | 'Equities'): number {
+  return market === 'Forex' ? Number(rng.range(0.5, 3).toFixed(2)) : rng.int(50, 400);
+}

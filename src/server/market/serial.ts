@@ -14,6 +14,14 @@ export class Serial {
     return this.inside.getStore() === this;
   }
 
+  /**
+   * Runs fn as if outside every step: callbacks it starts (timers, listeners that place orders) queue
+   * behind the step under way instead of running inside it.
+   */
+  outside<T>(fn: () => T): T {
+    return this.inside.exit(fn);
+  }
+
   run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.running) return fn();
     const step = () => this.inside.run(this, fn);

@@ -19,7 +19,7 @@ import type {
   TradeEvent,
 } from './adapter.ts';
 import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
-import { Random } from './random.ts';
+import { masterSize, Random } from './random.ts';
 import { Serial } from './serial.ts';
 import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
 
@@ -69,7 +69,6 @@ export class SimulatedMarket implements BrokerAdapter {
   private seq = 0;
   private lastTick: number;
   private current: MarketSnapshot;
-  private dirty = true;
   private paused = false;
 
   constructor(
@@ -85,7 +84,10 @@ export class SimulatedMarket implements BrokerAdapter {
   // ---- lifecycle -------------------------------------------------------------------------------
 
   async start(): Promise<void> {
-    await this.serial.run(() => this.load());
+    await this.serial.run(async () => {
+      await this.load();
+      this.publish();
+    });
     const nowS = this.options.now() / 1000;
     await this.ledger.catchUp(dayOf(nowS), this.figures());
     if (this.positions.size === 0) await this.serial.run(() => this.seedOpenPositions());
@@ -122,11 +124,8 @@ export class SimulatedMarket implements BrokerAdapter {
     }
   }
 
+  /** The state at the end of the last step: never a step half done. */
   snapshot(): MarketSnapshot {
-    if (this.dirty) {
-      this.current = this.buildSnapshot();
-      this.dirty = false;
-    }
     return this.current;
   }
 
@@ -148,10 +147,13 @@ export class SimulatedMarket implements BrokerAdapter {
     for (const l of this.tradeListeners) await l(event);
   }
 
+  /** The end of a step: its state becomes the snapshot, and listeners hear of it outside the step. */
   private publish(): void {
-    this.dirty = true;
-    const snapshot = this.snapshot();
-    for (const l of this.listeners) l(snapshot);
+    const snapshot = this.buildSnapshot();
+    this.current = snapshot;
+    this.serial.outside(() => {
+      for (const l of this.listeners) l(snapshot);
+    });
   }
 
   private buildSnapshot(): MarketSnapshot {
@@ -191,7 +193,6 @@ export class SimulatedMarket implements BrokerAdapter {
     this.mids = new Map(INSTRUMENTS.map((i) => [i.symbol, live?.mids[i.symbol] ?? i.price]));
     if (live) this.rng = new Random(live.rng);
     this.lastTick = this.options.now();
-    this.dirty = true;
   }
 
   // ---- the tick --------------------------------------------------------------------------------
@@ -206,8 +207,7 @@ export class SimulatedMarket implements BrokerAdapter {
       const prevSeconds = this.lastTick / 1000;
       this.lastTick = now;
       this.seq++;
-      this.dirty = true;
-
+  
       for (const inst of INSTRUMENTS) {
         const mid = this.mids.get(inst.symbol) ?? inst.price;
         const sigma = inst.vol * Math.sqrt(dt / TRADING_SECONDS_PER_YEAR);
@@ -260,7 +260,6 @@ export class SimulatedMarket implements BrokerAdapter {
       a.equity = cents(a.balance + (o?.floating ?? 0));
       a.margin = cents(o?.margin ?? 0);
     }
-    this.dirty = true;
   }
 
   /**
@@ -269,7 +268,9 @@ export class SimulatedMarket implements BrokerAdapter {
    */
   private afterOrder(nested: boolean): void {
     this.revalue();
-    if (!nested) this.report(this.options.now() / 1000);
+    if (nested) return;
+    this.report(this.options.now() / 1000);
+    this.publish();
   }
 
   /** Each tick the terminals report: their ping, and the time of the report. */
@@ -294,7 +295,7 @@ export class SimulatedMarket implements BrokerAdapter {
         const market = this.marketOf.get(m.id) ?? 'Forex';
         const inst = this.rng.pick(INSTRUMENTS.filter((i) => i.market === market));
         const type: Side = this.rng.chance(0.5) ? 'Buy' : 'Sell';
-        const qty = market === 'Forex' ? Number(this.rng.range(0.5, 3).toFixed(2)) : this.rng.int(50, 400);
+        const qty = masterSize(this.rng, market);
         await this.openNow({ accountId: m.id, symbol: inst.symbol, type, quantity: qty, masterPositionId: null });
       }
     }
@@ -310,7 +311,6 @@ export class SimulatedMarket implements BrokerAdapter {
       if (!m?.is_master) throw new Error(`account ${masterId} is not a master`);
       const p = await this.openNow({ accountId: m.id, symbol, type, quantity, masterPositionId: null });
       this.afterOrder(nested);
-      this.publish();
       return p;
     });
   }
@@ -321,7 +321,6 @@ export class SimulatedMarket implements BrokerAdapter {
     return this.serial.run(async () => {
       const p = await this.openNow(order);
       this.afterOrder(nested);
-      this.publish();
       return p;
     });
   }
@@ -356,7 +355,6 @@ export class SimulatedMarket implements BrokerAdapter {
     };
     const created: LivePosition = { ...position, id: await insertPosition(this.db, position) };
     this.positions.set(created.id, created);
-    this.dirty = true;
     await this.emit({ kind: 'opened', position: { ...created }, account: acct });
     return created;
   }
@@ -400,7 +398,6 @@ export class SimulatedMarket implements BrokerAdapter {
       if (acct) acct.balance = balance;
     }
     for (const p of closing) this.positions.delete(p.id);
-    this.dirty = true;
     await this.emit({ kind: 'closed', positions: closing });
     return closing.length;
   }
@@ -411,13 +408,13 @@ export class SimulatedMarket implements BrokerAdapter {
     return this.serial.run(async () => {
       const n = await this.closeNow(positionIds, inTx);
       this.afterOrder(nested);
-      this.publish();
       return n;
     });
   }
 
   modifyStops(positionIds: readonly number[], takeProfit: number | null, stopLoss: number | null, inTx?: InTransaction): Promise<number> {
     this.assertRunning();
+    const nested = this.serial.running;
     return this.serial.run(async () => {
       const ids = positionIds.filter((id) => this.positions.has(id));
       if (ids.length) {
@@ -431,7 +428,7 @@ export class SimulatedMarket implements BrokerAdapter {
         p.tp = takeProfit;
         p.sl = stopLoss;
       }
-      this.publish();
+      if (!nested) this.publish();
       return ids.length;
     });
   }
@@ -459,7 +456,7 @@ export class SimulatedMarket implements BrokerAdapter {
         const symbol = k < count - 1 && allowed.length ? this.rng.pick(allowed) : this.rng.pick(universe).symbol;
         const inst = instrument(symbol);
         const type: Side = this.rng.chance(0.5) ? 'Buy' : 'Sell';
-        const qty = market === 'Forex' ? Number(this.rng.range(0.5, 3).toFixed(2)) : this.rng.int(50, 400);
+        const qty = masterSize(this.rng, market);
         const drift = 1 + this.rng.normal() * inst.vol * 0.01;
         this.fillMids = new Map([[symbol, (this.mids.get(symbol) ?? inst.price) * drift]]);
         try {

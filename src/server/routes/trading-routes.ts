@@ -14,6 +14,7 @@ import type { CopyEngine } from '#server/copy/copy-engine.ts';
 import { listAlerts } from '#server/db/alerts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { rulesOfScope, setAllowedPairs } from '#server/db/copy-rules-repo.ts';
+import { tradedSymbols } from '#server/db/deals-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { badRequest, HttpError, notFound } from '#server/http/errors.ts';
 import { idempotent } from '#server/http/idempotency.ts';
@@ -111,7 +112,9 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
         const universe: readonly string[] =
           rule.market_type === 'Forex'
             ? FOREX_PAIRS
-            : [...instruments().values()].filter((i) => i.category === 'Equities').map((i) => i.symbol);
+            : market
+              ? [...instruments().values()].filter((i) => i.category === 'Equities').map((i) => i.symbol)
+              : await tradedSymbols(db, 'Equities');
         const unknown = new_allowed_pairs.filter((p) => !universe.includes(p));
         if (unknown.length) throw badRequest(`Not ${rule.market_type} instruments: ${unknown.join(', ')}`);
         const pairs = universe.filter((p) => new_allowed_pairs.includes(p));
@@ -131,8 +134,9 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
     async (request) => {
       const user = callerOf(request);
       const symbol = request.query.symbol;
-      if (!instruments().has(symbol)) throw notFound(`Unknown symbol: ${symbol}`);
       await excursions.refresh();
+      // Known to the broker, or traded by some account (the history stays readable without a broker).
+      if (!instruments().has(symbol) && !excursions.has(symbol)) throw notFound(`Unknown symbol: ${symbol}`);
       // Only the trades of the caller's own accounts count.
       const s = excursions.get(symbol, callerScope(user).categories);
       const round = (x: number | null | undefined) => (x === null || x === undefined ? null : roundTo(x, 1));
