@@ -29,6 +29,10 @@ import type { BrokerAdapter } from './market/adapter.ts';
 import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
 import { Ledger } from './ledger/ledger.ts';
 import { CopyEngine } from './copy/copy-engine.ts';
+import { Ingest } from './ingest/ingest.ts';
+import { ingestRoutes } from './routes/ingest-routes.ts';
+import { agentByKeyHash } from './db/agents-repo.ts';
+import { hashToken } from './auth/tokens.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -287,12 +291,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     for (const socket of upgrading) socket.destroy();
   });
-  await app.register(authGuard, { store: authStore });
+  const ingest = new Ingest(db, ledger, config.market.now);
+  await app.register(authGuard, { store: authStore, agents: async (key) => agentByKeyHash(db, hashToken(key)) });
   await app.register(authRoutes, { store: authStore, auth: config.auth });
   await app.register(bridgeRoutes, { db, onChange: (running) => copier?.setCopying(running) });
   await app.register(accountsRoutes, { db, market, ledger });
   await app.register(tradingRoutes, { db, market, copier, excursions });
   await app.register(rebatesRoutes, { db });
+  await app.register(ingestRoutes, { ingest });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
   await app.register(healthRoutes);
   await app.register(metricsPlugin);

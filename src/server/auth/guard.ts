@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_KEY_HEADER } from '#shared/contract/common.ts';
+import { AGENT_KEY_HEADER } from '#shared/contract/ingest.ts';
 import type { Permission } from '#shared/domain/permissions.ts';
 import { forbidden, unauthorized } from '#server/http/errors.ts';
 import type { AuthStore, SessionUser } from './auth-store.ts';
@@ -9,10 +10,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the guard on every /api route that is not public. */
     sessionUser: SessionUser | null;
+    /** Set by the guard on the agents' routes (the ingest API). */
+    agent: { id: number; name: string } | null;
   }
   interface FastifyContextConfig {
     /** Reachable without a session (sign-in). */
     public?: boolean;
+    /** Called by terminal agents with their key, not by users with a session. */
+    agent?: boolean;
   }
 }
 
@@ -55,14 +60,32 @@ export function requirePermission(permission: Permission): preHandlerAsyncHookHa
 export function needsSession(request: FastifyRequest): boolean {
   const pattern = request.routeOptions.url;
   if (pattern === undefined) return false;
-  return /^\/api(\/|$)/.test(pattern) && request.routeOptions.config?.public !== true;
+  const config = request.routeOptions.config;
+  return /^\/api(\/|$)/.test(pattern) && config?.public !== true && config?.agent !== true;
+}
+
+/** The agent behind a request to an agents' route; throws 401 on a route that forgot the guard. */
+export function agentOf(request: FastifyRequest): { id: number; name: string } {
+  if (!request.agent) throw unauthorized();
+  return request.agent;
 }
 
 /** One guard for every /api route: a valid x-api-key or 401. */
-export const authGuard = fp<{ store: AuthStore }>(
-  async (app, { store }) => {
+export const authGuard = fp<{ store: AuthStore; agents: (key: string) => Promise<{ id: number; name: string } | undefined> }>(
+  async (app, { store, agents }) => {
     app.decorateRequest('sessionUser', null);
+    app.decorateRequest('agent', null);
     app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config?.agent === true && request.routeOptions.url !== undefined) {
+        const key = request.headers[AGENT_KEY_HEADER];
+        if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
+          throw unauthorized('Authentication required: send the agent key in the x-agent-key header.');
+        }
+        const agent = await agents(key);
+        if (!agent) throw unauthorized('This agent key is unknown or was revoked.');
+        request.agent = agent;
+        return;
+      }
       if (!needsSession(request)) return;
       const key = request.headers[API_KEY_HEADER];
       if (typeof key !== 'string' || key.length === 0 || key.length > 200) {

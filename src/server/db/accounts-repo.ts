@@ -219,3 +219,20 @@ export async function brokersOfScope(
     [scope.categories],
   );
 }
+
+/** What a terminal reported of its account: the broker's own figures are the truth. */
+export async function saveReportedState(
+  q: Queryable,
+  accountId: number,
+  s: { balance: number; equity: number; margin: number; leverage: number },
+  at: Date,
+): Promise<void> {
+  await q.query('UPDATE accounts SET balance = $2, equity = $3, margin = $4, leverage = $5, last_update = $6 WHERE id = $1', [
+    accountId, s.balance, s.equity, s.margin, s.leverage, at,
+  ]);
+}
+
+/** The accounts reported now (a heartbeat): their freshness dot turns green. */
+export async function touchAccounts(q: Queryable, ids: readonly number[], at: Date): Promise<void> {
+  if (ids.length) await q.query('UPDATE accounts SET last_update = $2 WHERE id = ANY($1::int[])', [[...ids], at]);
+}

@@ -26,6 +26,8 @@ export interface DealEntry {
   mfe: number | null;
   execMs: number | null;
   rebalancing: boolean;
+  /** The broker's ticket (real accounts); null for the simulated market's deals. */
+  ticket: number | null;
 }
 
 /** Stores deal rows (trades and cash flows) in the order given. */
@@ -36,12 +38,12 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
     [
       'account_id', 'kind', 'symbol', 'type', 'category', 'quantity', 'open_price', 'close_price', 'opened_at',
       'datetime', 'amount', 'profit', 'swap', 'commission', 'fee', 'rebate', 'net', 'mae', 'mfe', 'exec_duration_ms',
-      'is_rebalancing',
+      'is_rebalancing', 'ticket',
     ],
     deals.map((d) => [
       d.accountId, d.kind, d.symbol, d.type, d.category, d.quantity, d.openPrice, d.closePrice,
       d.openedAt === null ? null : new Date(d.openedAt * 1000), new Date(d.at * 1000), d.amount, d.profit, d.swap,
-      d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing,
+      d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket,
     ]),
   );
 }
@@ -133,4 +135,31 @@ export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'
     [category],
   );
   return rows.map((r) => r.symbol);
+}
+
+/** An account's deal rows of these broker tickets, locked until the transaction ends. */
+export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<DealEntry[]> {
+  if (tickets.length === 0) return [];
+  const rows = await q.query<{
+    account_id: number; kind: DealEntry['kind']; symbol: string | null; type: 'Buy' | 'Sell' | null; category: 'Forex' | 'Equities' | null;
+    quantity: number; open_price: number | null; close_price: number | null; opened_at: Date | null; datetime: Date; amount: number;
+    profit: number; swap: number; commission: number; fee: number; rebate: number; net: number; mae: number | null; mfe: number | null;
+    exec_duration_ms: number | null; is_rebalancing: boolean; ticket: number;
+  }>(
+    `SELECT account_id, kind, symbol, type, category, quantity, open_price, close_price, opened_at, datetime, amount, profit, swap,
+            commission, fee, rebate, net, mae, mfe, exec_duration_ms, is_rebalancing, ticket
+     FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[]) ORDER BY ticket FOR UPDATE`,
+    [accountId, [...tickets]],
+  );
+  const s = (d: Date | null) => (d === null ? null : Math.floor(d.getTime() / 1000));
+  return rows.map((r) => ({
+    accountId: r.account_id, kind: r.kind, symbol: r.symbol, type: r.type, category: r.category, quantity: r.quantity,
+    openPrice: r.open_price, closePrice: r.close_price, openedAt: s(r.opened_at), at: s(r.datetime)!, amount: r.amount,
+    profit: r.profit, swap: r.swap, commission: r.commission, fee: r.fee, rebate: r.rebate, net: r.net, mae: r.mae, mfe: r.mfe,
+    execMs: r.exec_duration_ms, rebalancing: r.is_rebalancing, ticket: r.ticket,
+  }));
+}
+
+export async function deleteDealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<void> {
+  if (tickets.length) await q.query('DELETE FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[])', [accountId, [...tickets]]);
 }

@@ -205,6 +205,71 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE accounts ADD COLUMN dd_breach BOOLEAN NOT NULL DEFAULT false;
     `,
   },
+  {
+    version: 5,
+    name: 'real accounts: terminal agents, their keys, sessions and batches, broker deals, symbol names',
+    sql: `
+      ALTER TABLE accounts ADD COLUMN source TEXT NOT NULL DEFAULT 'simulated' CHECK (source IN ('simulated', 'agent'));
+      CREATE UNIQUE INDEX accounts_login_server ON accounts(account, server);
+      CREATE TABLE agents (
+        id SERIAL PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        key_hash TEXT NOT NULL UNIQUE,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        revoked_at TIMESTAMPTZ
+      );
+      CREATE TABLE agent_accounts (
+        agent_id INT NOT NULL REFERENCES agents(id),
+        account_id INT NOT NULL REFERENCES accounts(id),
+        rights TEXT NOT NULL CHECK (rights IN ('read', 'trade')),
+        PRIMARY KEY (agent_id, account_id)
+      );
+      CREATE TABLE agent_sessions (
+        agent_id INT PRIMARY KEY REFERENCES agents(id),
+        session TEXT NOT NULL,
+        last_seq BIGINT NOT NULL,
+        utc_offset_minutes INT NOT NULL,
+        clock_skew_s NUMERIC(12,3) NOT NULL DEFAULT 0,
+        seen_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE TABLE ingest_batches (
+        agent_id INT NOT NULL REFERENCES agents(id),
+        batch_id UUID NOT NULL,
+        answer JSONB NOT NULL,
+        received_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (agent_id, batch_id)
+      );
+      CREATE TABLE broker_deals (
+        account_id INT NOT NULL REFERENCES accounts(id),
+        ticket BIGINT NOT NULL,
+        position_id BIGINT NOT NULL,
+        type INT NOT NULL,
+        entry TEXT NOT NULL,
+        symbol TEXT NOT NULL,
+        volume NUMERIC(20,4) NOT NULL,
+        price NUMERIC(20,6) NOT NULL,
+        commission NUMERIC(20,2) NOT NULL,
+        fee NUMERIC(20,2) NOT NULL,
+        swap NUMERIC(20,2) NOT NULL,
+        profit NUMERIC(20,2) NOT NULL,
+        time_utc TIMESTAMPTZ NOT NULL,
+        broker_time BIGINT NOT NULL,
+        comment TEXT,
+        PRIMARY KEY (account_id, ticket)
+      );
+      CREATE INDEX broker_deals_position ON broker_deals(account_id, position_id);
+      ALTER TABLE deals ADD COLUMN ticket BIGINT;
+      CREATE UNIQUE INDEX deals_ticket ON deals(account_id, ticket) WHERE ticket IS NOT NULL;
+      ALTER TABLE positions ADD COLUMN identifier BIGINT;
+      CREATE UNIQUE INDEX positions_identifier ON positions(account_id, identifier) WHERE identifier IS NOT NULL;
+      CREATE TABLE symbol_map (
+        broker_id INT NOT NULL REFERENCES brokers(id),
+        broker_symbol TEXT NOT NULL,
+        symbol TEXT NOT NULL,
+        PRIMARY KEY (broker_id, broker_symbol)
+      );
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

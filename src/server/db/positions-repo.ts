@@ -1,3 +1,4 @@
+import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
 /** A row of the positions table: an open position. */
@@ -72,4 +73,42 @@ export async function saveMarks(q: Queryable, ps: readonly PositionRow[]): Promi
       ps.map((p) => p.swap),
     ],
   );
+}
+
+/** A position an agent reports, by its broker identifier. */
+export type ReportedPosition = Omit<PositionRow, 'id' | 'master_position_id' | 'exec_duration_ms'> & { identifier: number };
+
+/**
+ * Upserts an account's reported positions by (account, identifier); the lowest and highest marks
+ * seen are kept across reports (for MAE/MFE).
+ */
+export async function upsertReportedPositions(q: Queryable, rows: readonly ReportedPosition[]): Promise<void> {
+  await insertMany(
+    q,
+    'positions',
+    ['account_id', 'identifier', 'symbol', 'type', 'category', 'quantity', 'price_open', 'price_current', 'price_low', 'price_high',
+      'sl', 'tp', 'profit', 'swap', 'commission', 'fee', 'exec_duration_ms', 'opened_at'],
+    rows.map((p) => [
+      p.account_id, p.identifier, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current, p.price_low, p.price_high,
+      p.sl, p.tp, p.profit, p.swap, p.commission, p.fee, 0, new Date(p.opened_at * 1000),
+    ]),
+    `ON CONFLICT (account_id, identifier) WHERE identifier IS NOT NULL DO UPDATE SET symbol = EXCLUDED.symbol, type = EXCLUDED.type,
+       category = EXCLUDED.category, quantity = EXCLUDED.quantity, price_open = EXCLUDED.price_open, price_current = EXCLUDED.price_current,
+       price_low = least(positions.price_low, EXCLUDED.price_low), price_high = greatest(positions.price_high, EXCLUDED.price_high),
+       sl = EXCLUDED.sl, tp = EXCLUDED.tp, profit = EXCLUDED.profit, swap = EXCLUDED.swap, commission = EXCLUDED.commission,
+       opened_at = EXCLUDED.opened_at`,
+  );
+}
+
+/** Removes an account's reported positions: these identifiers, or (keep) every one not among them. */
+export async function removeReportedPositions(
+  q: Queryable,
+  accountId: number,
+  which: { closed: readonly number[] } | { keep: readonly number[] },
+): Promise<number> {
+  const rows =
+    'closed' in which
+      ? await q.query('DELETE FROM positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) RETURNING id', [accountId, [...which.closed]])
+      : await q.query('DELETE FROM positions WHERE account_id = $1 AND NOT (identifier = ANY($2::bigint[])) RETURNING id', [accountId, [...which.keep]]);
+  return rows.length;
 }

@@ -61,6 +61,29 @@ export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: De
 }
 
 /**
+ * The broker deleted or changed a deal already booked: its effect is taken back (balance, high-water
+ * mark and drawdown peak for a cash flow; lots and rebate off its month's row for a trade).
+ */
+export function unbook(book: Book, deal: DealEntry): { book: Book; rebate: RebateEntry | null } {
+  if (deal.kind === 'trade') {
+    const balance = cents(book.balance - deal.net);
+    return {
+      book: { ...book, balance },
+      rebate: { accountId: book.accountId, month: monthOf(deal.at), lots: -deal.quantity, rebate: -deal.rebate, balance },
+    };
+  }
+  return {
+    book: {
+      ...book,
+      balance: cents(book.balance - deal.amount),
+      hwm: adjustHwmForCashFlow(book.hwm, -deal.amount),
+      peak: book.peak === null ? null : book.peak - deal.amount,
+    },
+    rebate: null,
+  };
+}
+
+/**
  * A day ends at this equity: the end-of-day NAV row, and a drawdown alert when equity falls
  * DRAWDOWN_BREACH_PCT under its peak (re-armed once back within DRAWDOWN_REARM_PCT).
  */

@@ -1,10 +1,10 @@
 import type { Database, Queryable } from '#server/db/database.ts';
 import { readBooks, writeBooks } from '#server/db/accounts-repo.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
-import { insertDeals } from '#server/db/deals-repo.ts';
+import { deleteDealsByTickets, dealsByTickets, insertDeals } from '#server/db/deals-repo.ts';
 import { insertNav, lastNavDay } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { bookCashFlow, bookTrade, closeDay, type Book, type NavEntry, type ProfitSharingEntry } from './books.ts';
+import { bookCashFlow, bookTrade, closeDay, unbook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from './books.ts';
 import { marginAlert, silenceAlert, type CashFlow, type ClosedTrade, type DealEntry, type WatchedAccount } from './rules.ts';
 
 /** What the ledger needs to know of an account at a day end or a threshold check. */
@@ -60,6 +60,32 @@ export class Ledger {
     await writeBooks(tx, [...books.values()]);
     await addRebates(tx, rebates);
     return new Map([...books.values()].map((b) => [b.accountId, b.balance]));
+  }
+
+  /**
+   * Takes back deals already booked (the broker deleted or changed them), by ticket; returns the
+   * accounts' balances after.
+   */
+  async unrecord(tx: Queryable, accountId: number, tickets: readonly number[]): Promise<number> {
+    const rows = await dealsByTickets(tx, accountId, tickets);
+    if (rows.length === 0) return 0;
+    let [book] = await readBooks(tx, [accountId]);
+    if (!book) throw new Error(`no account ${accountId}`);
+    const rebates: RebateEntry[] = [];
+    for (const row of rows) {
+      const step = unbook(book, row);
+      book = step.book;
+      if (step.rebate) rebates.push(step.rebate);
+    }
+    await deleteDealsByTickets(tx, accountId, rows.map((r) => r.ticket!));
+    await writeBooks(tx, [book]);
+    await addRebates(tx, rebates);
+    return rows.length;
+  }
+
+  /** Rebates the broker paid as deals of their own (MT5 agent commission): added to their months' rows. */
+  async rebates(tx: Queryable, entries: readonly RebateEntry[]): Promise<void> {
+    await addRebates(tx, entries);
   }
 
   /**

@@ -98,6 +98,8 @@ export interface ClosedTrade {
   low: number | null;
   high: number | null;
   execMs: number | null;
+  /** The broker's ticket of the closing deal (real accounts): the deal row is stored once per ticket. */
+  ticket?: number;
 }
 
 /** A deposit (positive) or withdrawal (negative). */
@@ -108,6 +110,8 @@ export interface CashFlow {
   amount: number;
   /** A transfer between the portfolio's own accounts, hidden when rebalancing is filtered out. */
   rebalancing: boolean;
+  /** The broker's ticket of the balance deal (real accounts). */
+  ticket?: number;
 }
 
 /** The deal row of a closed trade: its net result and its excursions (DOMAIN.md). */
@@ -138,6 +142,7 @@ export function tradeEntry(t: ClosedTrade): DealEntry {
     mfe: ex?.mfe ?? null,
     execMs: t.execMs,
     rebalancing: false,
+    ticket: t.ticket ?? null,
   };
 }
 
@@ -165,5 +170,6 @@ export function cashFlowEntry(f: CashFlow): DealEntry {
     mfe: null,
     execMs: null,
     rebalancing: f.rebalancing,
+    ticket: f.ticket ?? null,
   };
 }

@@ -1,0 +1,241 @@
+import { CLOCK_SKEW_LIMIT_S, type IngestAccount, type IngestAnswer, type IngestBatch } from '#shared/contract/ingest.ts';
+import type { Database, Queryable } from '#server/db/database.ts';
+import { readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
+import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
+import {
+  brokerDealsByTickets,
+  brokerDealsOfPositions,
+  deleteBrokerDeals,
+  lastDealTimes,
+  upsertBrokerDeals,
+  type StoredBrokerDeal,
+} from '#server/db/broker-deals-repo.ts';
+import { removeReportedPositions, upsertReportedPositions, type ReportedPosition } from '#server/db/positions-repo.ts';
+import { symbolMap } from '#server/db/symbol-map-repo.ts';
+import { badRequest, forbidden, HttpError } from '#server/http/errors.ts';
+import type { RebateEntry } from '#server/ledger/books.ts';
+import type { Ledger } from '#server/ledger/ledger.ts';
+import { cashFlowEntry, tradeEntry, type CashFlow, type ClosedTrade } from '#server/ledger/rules.ts';
+import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
+import { cents, roundTo } from '#shared/analytics/stats.ts';
+import { agentRebate, cashFlows, categoryOf, roundTrips, type BrokerDeal } from './mt5-books.ts';
+
+export interface Agent {
+  id: number;
+  name: string;
+}
+
+const key = (login: string, server: string) => `${login}@${server}`;
+
+const price = (x: number | null) => (x === null ? null : roundTo(x, 6));
+/** What a deal row is judged by, as stored (prices to 6 places, money to the cent): a change in any rebooks it. */
+const fingerprint = (d: DealEntry) =>
+  JSON.stringify([d.kind, roundTo(d.quantity, 4), cents(d.amount), cents(d.net), d.at, d.openedAt, price(d.openPrice), price(d.closePrice), d.symbol, d.type]);
+
+/**
+ * Applies agents' batches (Ingest API v1) to the books, one transaction per batch: the session's
+ * sequence, the account states, positions by identifier, deals by ticket (through the ledger: a deal
+ * the broker edits or deletes is taken back and booked again), quotes. A batch replayed (same
+ * batch_id) is answered as the first time and changes nothing.
+ */
+export class Ingest {
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: Ledger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async apply(agent: Agent, batch: IngestBatch): Promise<IngestAnswer> {
+    const replayed = await batchAnswer<IngestAnswer>(this.db, agent.id, batch.batch_id);
+    if (replayed) return replayed;
+    const mine = new Map((await agentAccounts(this.db, agent.id)).map((a) => [key(a.account, a.server), a]));
+    const targets = batch.accounts.map((a) => {
+      const account = mine.get(key(a.login, a.server));
+      // An account the key is not scoped to is answered like an unknown one.
+      if (!account) throw forbidden(`Forbidden: this agent key is not scoped to the account ${a.login} on ${a.server}.`);
+      return { report: a, account };
+    });
+    const nowMs = this.now();
+    const skew = Math.round((nowMs - batch.sent_at) / 100) / 10;
+    return this.ledger.write(async (tx) => {
+      // Batches of one agent are applied one at a time, in order.
+      const session = await lockSession(tx, agent.id);
+      const again = await batchAnswer<IngestAnswer>(tx, agent.id, batch.batch_id);
+      if (again) return again;
+      const newSession = session?.session !== batch.session;
+      const last = newSession ? 0 : session.last_seq;
+      const answer = async (applied: IngestAnswer['applied'], ack: number, resync: boolean): Promise<IngestAnswer> => {
+        const times = await lastDealTimes(tx, targets.map((t) => t.account.id));
+        return {
+          ack,
+          resync,
+          history_from: Object.fromEntries(targets.map((t) => [key(t.account.account, t.account.server), times.get(t.account.id) ?? null])),
+          clock_skew_s: skew,
+          clock_skew_flagged: Math.abs(skew) > CLOCK_SKEW_LIMIT_S,
+          applied,
+        };
+      };
+      if (batch.seq <= last) {
+        throw new HttpError(409, `Sequence ${batch.seq} is not after ${last}, the last one applied in this session.`);
+      }
+      if (batch.seq !== last + 1) {
+        // A gap: something was lost. Nothing is applied; the agent starts a new session with a full snapshot.
+        return answer({ positions: 0, deals: 0, deleted: 0 }, last, true);
+      }
+      const applied = { positions: 0, deals: 0, deleted: 0 };
+      const at = new Date(nowMs);
+      for (const { report, account } of targets) {
+        const step = await this.applyAccount(tx, account, report, batch.utc_offset_minutes, at);
+        applied.positions += step.positions;
+        applied.deals += step.deals;
+        applied.deleted += step.deleted;
+      }
+      await touchAccounts(tx, targets.map((t) => t.account.id), at);
+      await saveSession(tx, agent.id, {
+        session: batch.session,
+        last_seq: batch.seq,
+        utc_offset_minutes: batch.utc_offset_minutes,
+        clock_skew_s: skew,
+        seen_at: at,
+      });
+      const result = await answer(applied, batch.seq, false);
+      await saveBatch(tx, agent.id, batch.batch_id, result);
+      return result;
+    });
+  }
+
+  private async applyAccount(
+    tx: Queryable,
+    account: AgentAccount,
+    report: IngestAccount,
+    utcOffsetMinutes: number,
+    at: Date,
+  ): Promise<IngestAnswer['applied']> {
+    const names = await symbolMap(tx, account.broker_id);
+    const canonical = (symbol: string) => names.get(symbol) ?? symbol;
+    const toUtc = (brokerTime: number) => brokerTime - utcOffsetMinutes * 60;
+    const applied = { positions: 0, deals: 0, deleted: 0 };
+
+    if (report.state && report.state.currency !== account.currency) {
+      throw badRequest(`The account ${account.account} on ${account.server} is in ${account.currency}, not ${report.state.currency}.`);
+    }
+
+    if (report.deals) {
+      const incoming: StoredBrokerDeal[] = report.deals.items.map((d) => ({
+        ticket: d.ticket,
+        position_id: d.position_id,
+        type: d.type,
+        entry: d.entry,
+        symbol: d.symbol ? canonical(d.symbol) : '',
+        volume: d.volume,
+        price: d.price,
+        commission: d.commission,
+        fee: d.fee,
+        swap: d.swap,
+        profit: d.profit,
+        time: toUtc(d.time),
+        broker_time: d.time,
+      }));
+      const tickets = [...incoming.map((d) => d.ticket), ...report.deals.deleted];
+      const before = await brokerDealsByTickets(tx, account.id, tickets);
+      const positions = new Set([...before, ...incoming].filter((d) => d.type <= 1).map((d) => d.position_id));
+      const previous = await brokerDealsOfPositions(tx, account.id, [...positions]);
+      const deleted = new Set(report.deals.deleted);
+      await deleteBrokerDeals(tx, account.id, [...deleted]);
+      await upsertBrokerDeals(tx, account.id, incoming);
+      const current = await brokerDealsOfPositions(tx, account.id, [...positions]);
+      applied.deleted = before.filter((d) => deleted.has(d.ticket)).length;
+      applied.deals = await this.rebook(tx, account.id, {
+        before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before)],
+        after: [...roundTrips(account.id, current), ...cashFlows(account.id, incoming)],
+        rebates: { before, after: incoming, deleted },
+      });
+    }
+
+    if (report.positions) {
+      const rows: ReportedPosition[] = report.positions.open.map((p) => {
+        const symbol = canonical(p.symbol);
+        return {
+          account_id: account.id,
+          identifier: p.identifier,
+          symbol,
+          type: p.type === 'buy' ? 'Buy' : 'Sell',
+          category: categoryOf(symbol),
+          quantity: p.volume,
+          price_open: p.price_open,
+          price_current: p.price_current,
+          price_low: Math.min(p.price_open, p.price_current),
+          price_high: Math.max(p.price_open, p.price_current),
+          sl: p.sl === 0 ? null : p.sl,
+          tp: p.tp === 0 ? null : p.tp,
+          profit: p.profit,
+          swap: p.swap,
+          commission: p.commission ?? 0,
+          fee: 0,
+          opened_at: toUtc(p.time),
+        };
+      });
+      await upsertReportedPositions(tx, rows);
+      applied.positions = rows.length;
+      const ids = rows.map((r) => r.identifier);
+      if (report.positions.full) applied.positions += await removeReportedPositions(tx, account.id, { keep: ids });
+      else if (report.positions.closed.length) {
+        applied.positions += await removeReportedPositions(tx, account.id, { closed: report.positions.closed });
+      }
+    }
+
+    if (report.state) await saveReportedState(tx, account.id, report.state, at);
+    return applied;
+  }
+
+  /**
+   * Books what changed between the round trips and cash flows the deals made before and make now:
+   * a row that is new is recorded, one that changed is taken back and recorded again, one that is
+   * gone is taken back. Agent commission deals move their month's rebate. Returns the rows booked.
+   */
+  private async rebook(
+    tx: Queryable,
+    accountId: number,
+    change: {
+      before: (ClosedTrade | CashFlow)[];
+      after: (ClosedTrade | CashFlow)[];
+      rebates: { before: BrokerDeal[]; after: BrokerDeal[]; deleted: ReadonlySet<number> };
+    },
+  ): Promise<number> {
+    const after = new Map(change.after.map((e) => [e.ticket!, e]));
+    const tickets = [...new Set([...change.before.map((e) => e.ticket!), ...after.keys()])];
+    const stored = new Map((await dealsByTickets(tx, accountId, tickets)).map((d) => [d.ticket!, d]));
+    const takeBack: number[] = [];
+    const record: (ClosedTrade | CashFlow)[] = [];
+    for (const ticket of tickets) {
+      const next = after.get(ticket);
+      const row = stored.get(ticket);
+      if (next && row && fingerprint('closedAt' in next ? tradeEntry(next) : cashFlowEntry(next)) === fingerprint(row)) continue;
+      if (row) takeBack.push(ticket);
+      if (next) record.push(next);
+    }
+    if (takeBack.length) await this.ledger.unrecord(tx, accountId, takeBack);
+    if (record.length) await this.ledger.record(tx, record);
+
+    const [book] = await readBooks(tx, [accountId]);
+    const balance = book?.balance ?? 0;
+    const rebates: RebateEntry[] = [];
+    const old = new Map(change.rebates.before.map((d) => [d.ticket, d]));
+    for (const d of change.rebates.after) {
+      const was = old.get(d.ticket);
+      if (was) {
+        const back = agentRebate(accountId, was, -1, balance);
+        if (back) rebates.push(back);
+      }
+      const now = agentRebate(accountId, d, 1, balance);
+      if (now) rebates.push(now);
+    }
+    for (const ticket of change.rebates.deleted) {
+      const was = old.get(ticket);
+      const back = was ? agentRebate(accountId, was, -1, balance) : null;
+      if (back) rebates.push(back);
+    }
+    if (rebates.length) await this.ledger.rebates(tx, rebates);
+    return record.length;
+  }
+}

@@ -1,0 +1,118 @@
+import { cents } from '#shared/analytics/stats.ts';
+import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import { DEAL_TYPE } from '#shared/contract/ingest.ts';
+import type { RebateEntry } from '#server/ledger/books.ts';
+import { monthOf } from '#server/ledger/calendar.ts';
+import type { CashFlow, ClosedTrade } from '#server/ledger/rules.ts';
+
+/** A deal as the broker reported it, its symbol canonical and its time in UTC (epoch seconds). */
+export interface BrokerDeal {
+  ticket: number;
+  position_id: number;
+  type: number;
+  entry: 'in' | 'out' | 'inout' | 'out_by';
+  symbol: string;
+  volume: number;
+  price: number;
+  commission: number;
+  fee: number;
+  swap: number;
+  profit: number;
+  time: number;
+}
+
+const FOREX = new Set<string>(FOREX_PAIRS);
+export const categoryOf = (symbol: string): 'Forex' | 'Equities' => (FOREX.has(symbol) ? 'Forex' : 'Equities');
+const isTrade = (d: BrokerDeal) => d.type === DEAL_TYPE.buy || d.type === DEAL_TYPE.sell;
+const sideOf = (d: BrokerDeal): 'Buy' | 'Sell' => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
+const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 'Buy');
+const EPSILON = 1e-9;
+
+/**
+ * The round trips of one position's deals (MT5 netting of a position by its identifier): each out
+ * deal closes part or all of what the in deals opened, at their volume-weighted price, and carries
+ * its share of their commission; an in/out deal (a reversal) closes everything open and opens the
+ * rest the other way; out by closes like out. An out deal without its in deals (history that starts
+ * mid-position) is a round trip opened at its own price and time. Each round trip keeps the ticket
+ * of the deal that closed it.
+ */
+export function roundTrips(accountId: number, deals: readonly BrokerDeal[]): ClosedTrade[] {
+  const trades: ClosedTrade[] = [];
+  let side: 'Buy' | 'Sell' | null = null;
+  let openVolume = 0;
+  let openValue = 0;
+  let openCommission = 0;
+  let openedAt = 0;
+  const close = (d: BrokerDeal, volume: number, commission: number, profit: number) => {
+    const openPrice = openVolume > EPSILON ? openValue / openVolume : d.price;
+    const share = openVolume > EPSILON ? (openCommission * Math.min(volume, openVolume)) / openVolume : 0;
+    trades.push({
+      accountId,
+      ticket: d.ticket,
+      symbol: d.symbol,
+      type: side ?? opposite(sideOf(d)),
+      category: categoryOf(d.symbol),
+      quantity: volume,
+      openPrice,
+      closePrice: d.price,
+      openedAt: openVolume > EPSILON ? openedAt : d.time,
+      closedAt: d.time,
+      profit,
+      swap: d.swap,
+      commission: cents(commission + share),
+      fee: d.fee,
+      rebate: 0,
+      low: null,
+      high: null,
+      execMs: null,
+    });
+    const closed = Math.min(volume, openVolume);
+    openValue -= openPrice * closed;
+    openVolume -= closed;
+    openCommission -= share;
+    if (openVolume <= EPSILON) {
+      side = null;
+      openVolume = 0;
+      openValue = 0;
+      openCommission = 0;
+    }
+  };
+  const sorted = deals.filter(isTrade).sort((a, b) => a.time - b.time || a.ticket - b.ticket);
+  for (const d of sorted) {
+    if (d.entry === 'in') {
+      if (side === null) {
+        side = sideOf(d);
+        openedAt = d.time;
+      }
+      openVolume += d.volume;
+      openValue += d.price * d.volume;
+      openCommission += d.commission;
+    } else if (d.entry === 'inout') {
+      const closing = openVolume > EPSILON ? openVolume : d.volume;
+      close(d, closing, d.commission, d.profit);
+      const rest = d.volume - closing;
+      if (rest > EPSILON) {
+        side = sideOf(d);
+        openVolume = rest;
+        openValue = d.price * rest;
+        openedAt = d.time;
+      }
+    } else {
+      close(d, d.volume, d.commission, d.profit);
+    }
+  }
+  return trades;
+}
+
+/** Balance deals: deposits (profit > 0) and withdrawals, by their tickets. */
+export function cashFlows(accountId: number, deals: readonly BrokerDeal[]): CashFlow[] {
+  return deals
+    .filter((d) => d.type === DEAL_TYPE.balance && d.profit !== 0)
+    .map((d) => ({ accountId, ticket: d.ticket, at: d.time, amount: d.profit, rebalancing: false }));
+}
+
+/** MT5 agent commission deals (types 10 and 11): the introducing broker's rebate, on its month. */
+export function agentRebate(accountId: number, d: BrokerDeal, sign: 1 | -1, balance: number): RebateEntry | null {
+  if (d.type !== DEAL_TYPE.agentDaily && d.type !== DEAL_TYPE.agentMonthly) return null;
+  return { accountId, month: monthOf(d.time), lots: 0, rebate: sign * d.profit, balance };
+}
