@@ -99,11 +99,15 @@ export async function listBrokers(q: Queryable): Promise<BrokerRow[]> {
   );
 }
 
-export async function listAccounts(q: Queryable): Promise<AccountRow[]> {
+/** Accounts fed by the simulated market, or by terminal agents. */
+export type AccountSource = 'simulated' | 'agent';
+
+export async function listAccounts(q: Queryable, source: AccountSource): Promise<AccountRow[]> {
   const rows = await q.query<Omit<AccountRow, 'last_update'> & { last_update: Date }>(
     `SELECT id, account_id, account, account_name, broker_id, server, server_name, teiko_category, currency,
             is_master, master_id, copy_ratio, leverage, balance, equity, margin, ping, last_update
-     FROM accounts ORDER BY id`,
+     FROM accounts WHERE source = $1 ORDER BY id`,
+    [source],
   );
   return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
 }

@@ -26,11 +26,15 @@ export interface PositionRow {
   opened_at: number;
 }
 
-const COLUMNS = `id, account_id, master_position_id, symbol, type, category, quantity, price_open, price_current,
-  price_low, price_high, sl, tp, profit, swap, commission, fee, exec_duration_ms, opened_at`;
+const COLUMNS = `p.id, p.account_id, p.master_position_id, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current,
+  p.price_low, p.price_high, p.sl, p.tp, p.profit, p.swap, p.commission, p.fee, p.exec_duration_ms, p.opened_at`;
 
-export async function listPositions(q: Queryable): Promise<PositionRow[]> {
-  const rows = await q.query<Omit<PositionRow, 'opened_at'> & { opened_at: Date }>(`SELECT ${COLUMNS} FROM positions ORDER BY id`);
+/** The open positions of the accounts of one source (the simulated market's, or the agents'). */
+export async function listPositions(q: Queryable, source: 'simulated' | 'agent'): Promise<PositionRow[]> {
+  const rows = await q.query<Omit<PositionRow, 'opened_at'> & { opened_at: Date }>(
+    `SELECT ${COLUMNS} FROM positions p JOIN accounts a ON a.id = p.account_id WHERE a.source = $1 ORDER BY p.id`,
+    [source],
+  );
   return rows.map((p) => ({ ...p, opened_at: Math.floor(p.opened_at.getTime() / 1000) }));
 }
 

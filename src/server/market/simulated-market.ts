@@ -183,9 +183,9 @@ export class SimulatedMarket implements BrokerAdapter {
   private async load(): Promise<void> {
     this.brokers = new Map((await listBrokers(this.db)).map((b) => [b.id, b]));
     this.accounts = new Map(
-      (await listAccounts(this.db)).map(({ broker_id, ...a }) => [a.id, { ...a, broker: this.brokers.get(broker_id)! }]),
+      (await listAccounts(this.db, 'simulated')).map(({ broker_id, ...a }) => [a.id, { ...a, broker: this.brokers.get(broker_id)! }]),
     );
-    this.positions = new Map((await listPositions(this.db)).map((p) => [p.id, p]));
+    this.positions = new Map((await listPositions(this.db, 'simulated')).map((p) => [p.id, p]));
     const rules = await allRules(this.db);
     this.marketOf = new Map(rules.map((r) => [r.master_id, r.market_type]));
     this.allowedOf = new Map(rules.map((r) => [r.master_id, r.allowed_pairs]));
