@@ -29,6 +29,8 @@ import type { BrokerAdapter } from './market/adapter.ts';
 import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
 import { Ledger } from './ledger/ledger.ts';
 import { CopyEngine } from './copy/copy-engine.ts';
+import { AgentBroker } from './ingest/agent-broker.ts';
+import { CompositeBroker } from './market/composite.ts';
 import { Ingest } from './ingest/ingest.ts';
 import { ingestRoutes } from './routes/ingest-routes.ts';
 import { agentByKeyHash } from './db/agents-repo.ts';
@@ -65,6 +67,9 @@ const SESSION_SWEEP_MS = 500;
 const UPGRADE_TIMEOUT_MS = 10_000;
 const MARKET_LOCK = 'simulated-market';
 const MARKET_RELOCK_MS = 2_000;
+/** How long a dashboard order waits for the terminal's answer; how long a command may wait for its agent. */
+const COMMAND_ANSWER_TIMEOUT_MS = 15_000;
+const COMMAND_TTL_MS = 30_000;
 
 async function openDatabase(config: AppConfig): Promise<{ db: Database; release: () => void }> {
   if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), release: () => {} };
@@ -147,6 +152,15 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
   const ledger = new Ledger(db);
+  const onCopyError = (err: unknown) => app.log.error({ err }, 'copying failed; retried at the next update');
+  // Real accounts: what terminal agents report through the ingest API, and commands back to them.
+  const agents = new AgentBroker(db, {
+    now: config.market.now,
+    answerTimeoutMs: COMMAND_ANSWER_TIMEOUT_MS,
+    commandTtlMs: COMMAND_TTL_MS,
+    onError: (err) => app.log.error({ err }, 'agent broker failed'),
+  });
+  let simulated: BrokerAdapter | null = null;
   let market: BrokerAdapter | null = null;
   let copier: CopyEngine | null = null;
   if (config.demo !== false && (demo || (await hasSimulatedData(db)))) {
@@ -212,12 +226,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     const made = await prepareSimulatedData(db, options, demo ? (tx) => seedDemoUsers(authStore, tx) : undefined);
     if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
     if (demo) await seedDemoUsers(authStore);
-    market = createSimulatedBroker(db, ledger, options);
-    copier = new CopyEngine(db, market, (err) => app.log.error({ err }, 'copying failed; retried at the next update'));
-    // The copy engine follows the market's trades from its first one (the first start's open trades).
-    await copier.start();
-    await market.start();
+    simulated = createSimulatedBroker(db, ledger, options);
   }
+  market = new CompositeBroker(simulated ? [simulated, agents] : [agents]);
+  copier = new CopyEngine(db, market, onCopyError);
+  // The copy engine follows the market's trades from its first one (the first start's open trades).
+  await copier.start();
+  await market.start();
   const excursions = new ExcursionCache(db, config.market.now);
   await excursions.refresh(true);
   const hub = new LiveHub(excursions, config.market.feedIntervalMs);
@@ -298,7 +313,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(accountsRoutes, { db, market, ledger });
   await app.register(tradingRoutes, { db, market, copier, excursions });
   await app.register(rebatesRoutes, { db });
-  await app.register(ingestRoutes, { ingest });
+  await app.register(ingestRoutes, { db, ingest, agents });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
   await app.register(healthRoutes);
   await app.register(metricsPlugin);

@@ -72,7 +72,7 @@ describe.each(BACKENDS)('Ingest API v1 with fake terminals (%s)', (backend) => {
       insertAccount(db, {
         account_id: `pepperstone-${login}`, account: login, account_name: name, broker_id: broker, server: 'Pepperstone-Live01',
         server_name: 'Pepperstone Live 01', teiko_category: 'SMA', currency: 'EUR', is_master: true, master_id: null, copy_ratio: 1,
-        leverage: 100, ping: 0, last_update: 0,
+        leverage: 100, ping: 0, last_update: 0, source: 'agent',
       });
     accountId = await account('51234567', 'Real Master');
     otherLogin = '59999999';
@@ -284,5 +284,72 @@ describe.each(BACKENDS)('Ingest API v1 with fake terminals (%s)', (backend) => {
     terminal.seq--;
     expect(wrongCurrency.status).toBe(400);
     expect(wrongCurrency.body.message).toBe('The account 51234567 on Pepperstone-Live01 is in EUR, not USD.');
+  });
+
+  describe('commands back to the terminal', () => {
+    type Command = { id: string; login: string; kind: string; payload: Record<string, number>; expires_at: number };
+    const poll = (wait = 5) =>
+      http<{ commands: Command[] }>(server, 'GET', `/api/ingest/v1/commands?wait=${wait}`, { headers: { 'x-agent-key': terminal.key } });
+    const answer = (id: string, body: { state: string; message?: string }) =>
+      http<{ message: string }>(server, 'POST', `/api/ingest/v1/commands/${id}`, { body, headers: { 'x-agent-key': terminal.key } });
+    const editTp = (tp: number) =>
+      http<{ message: string }>(server, 'POST', '/api/positions/set-tp-sl-by-symbol', {
+        key: admin,
+        body: { category: 'Forex', symbol: 'EURUSD', direction: 'long', currency: 'EUR', take_profit: tp, stop_loss: 1.07, portfolio: 'SMA' },
+      });
+
+    beforeAll(async () => {
+      const res = await terminal.send(
+        terminal.batch({
+          positions: {
+            full: true,
+            open: [{ identifier: 901, symbol: 'EURUSD.m', type: 'buy', volume: 1, price_open: 1.08, price_current: 1.081, sl: 0, tp: 0, profit: 100, swap: 0, time: brokerTime('2026-11-24T09:00:00Z', terminal.offset) }],
+            closed: [],
+          },
+        }),
+      );
+      expect(res.status).toBe(200);
+    });
+
+    it("edits TP/SL through the terminal: the dashboard's answer waits for the terminal's, and a command is answered once", async () => {
+      const edit = editTp(1.095);
+      const { body } = await poll();
+      expect(body.commands).toHaveLength(1);
+      const command = body.commands[0]!;
+      expect(command).toMatchObject({ login: '51234567', kind: 'modify', payload: { identifier: 901, tp: 1.095, sl: 1.07 } });
+      expect(command.expires_at).toBeGreaterThan(Date.now());
+      // Handed out once: the next poll has nothing.
+      expect((await poll(0)).body.commands).toEqual([]);
+      expect((await answer(command.id, { state: 'done' })).status).toBe(200);
+      const res = await edit;
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe('Take profit 1.095 and stop loss 1.07 set on 1 position of EURUSD.');
+      const again = await answer(command.id, { state: 'done' });
+      expect(again.status).toBe(404);
+      expect(again.body.message).toBe(`No command ${command.id} is awaiting this agent's answer.`);
+    });
+
+    it("shows the terminal's refusal with its message", async () => {
+      const edit = editTp(1.2);
+      const { body } = await poll();
+      await answer(body.commands[0]!.id, { state: 'rejected', message: 'Invalid stops [10016]' });
+      const res = await edit;
+      expect(res.status).toBe(422);
+      expect(res.body.message).toBe('The terminal refused: Invalid stops [10016]');
+    });
+
+    it('refuses an answer to a command of another agent, or a malformed one', async () => {
+      const edit = editTp(1.1);
+      const { body } = await poll();
+      const id = body.commands[0]!.id;
+      const stranger = newToken();
+      await insertAgent(server.app.db, 'stranger', hashToken(stranger));
+      const foreign = await http(server, 'POST', `/api/ingest/v1/commands/${id}`, { body: { state: 'done' }, headers: { 'x-agent-key': stranger } });
+      expect(foreign.status).toBe(404);
+      expect((await answer(id, { state: 'maybe' })).status).toBe(400);
+      expect((await http(server, 'POST', '/api/ingest/v1/commands/not-a-uuid', { body: { state: 'done' }, headers: { 'x-agent-key': terminal.key } })).status).toBe(400);
+      await answer(id, { state: 'done' });
+      expect((await edit).status).toBe(200);
+    });
   });
 });

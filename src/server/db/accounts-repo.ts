@@ -35,8 +35,11 @@ export interface AccountRow {
   last_update: number;
 }
 
+/** Accounts fed by the simulated market, or by terminal agents. */
+export type AccountSource = 'simulated' | 'agent';
+
 export type NewBroker = Omit<BrokerRow, 'id'>;
-export type NewAccount = Omit<AccountRow, 'id' | 'balance' | 'equity' | 'margin'>;
+export type NewAccount = Omit<AccountRow, 'id' | 'balance' | 'equity' | 'margin'> & { source?: AccountSource };
 
 /** What an account's live figures are stored as between ticks. */
 export interface AccountLiveState {
@@ -99,9 +102,6 @@ export async function listBrokers(q: Queryable): Promise<BrokerRow[]> {
   );
 }
 
-/** Accounts fed by the simulated market, or by terminal agents. */
-export type AccountSource = 'simulated' | 'agent';
-
 export async function listAccounts(q: Queryable, source: AccountSource): Promise<AccountRow[]> {
   const rows = await q.query<Omit<AccountRow, 'last_update'> & { last_update: Date }>(
     `SELECT id, account_id, account, account_name, broker_id, server, server_name, teiko_category, currency,
@@ -124,11 +124,11 @@ export async function insertBroker(q: Queryable, b: NewBroker): Promise<number> 
 export async function insertAccount(q: Queryable, a: NewAccount): Promise<number> {
   const rows = await q.query<{ id: number }>(
     `INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category,
-       currency, is_master, master_id, copy_ratio, leverage, ping, last_update)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+       currency, is_master, master_id, copy_ratio, leverage, ping, last_update, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
     [
       a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
-      a.is_master, a.master_id, a.copy_ratio, a.leverage, a.ping, new Date(a.last_update * 1000),
+      a.is_master, a.master_id, a.copy_ratio, a.leverage, a.ping, new Date(a.last_update * 1000), a.source ?? 'simulated',
     ],
   );
   return rows[0]!.id;

@@ -270,6 +270,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'commands to terminal agents',
+    sql: `
+      CREATE TABLE commands (
+        id UUID PRIMARY KEY,
+        agent_id INT NOT NULL REFERENCES agents(id),
+        account_id INT NOT NULL REFERENCES accounts(id),
+        kind TEXT NOT NULL CHECK (kind IN ('modify', 'close', 'open')),
+        payload JSONB NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'sent', 'done', 'rejected', 'not_found', 'expired')),
+        message TEXT,
+        created_at TIMESTAMPTZ NOT NULL,
+        sent_at TIMESTAMPTZ,
+        answered_at TIMESTAMPTZ,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX commands_agent_state ON commands(agent_id, state);
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

@@ -116,3 +116,13 @@ export async function removeReportedPositions(
       : await q.query('DELETE FROM positions WHERE account_id = $1 AND NOT (identifier = ANY($2::bigint[])) RETURNING id', [accountId, [...which.keep]]);
   return rows.length;
 }
+
+/** The broker identifiers of positions (real accounts), by position id. */
+export async function identifiersOf(q: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.query<{ id: number; identifier: number }>(
+    'SELECT id, identifier FROM positions WHERE id = ANY($1::bigint[]) AND identifier IS NOT NULL',
+    [[...ids]],
+  );
+  return new Map(rows.map((r) => [r.id, r.identifier]));
+}

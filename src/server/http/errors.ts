@@ -13,3 +13,4 @@ export const unauthorized = (message = 'Authentication required.') => new HttpEr
 export const forbidden = (message: string) => new HttpError(403, message);
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);

@@ -35,8 +35,8 @@ export interface BrokerAdapter {
    * and may place orders from there (the copy engine copies a master's trade at once).
    */
   onTrade(listener: (event: TradeEvent) => Promise<void>): () => void;
-  /** Opens a position at the market (a copy of a master's trade). */
-  open(order: OpenOrder): Promise<LivePosition>;
+  /** Opens a position at the market (a copy of a master's trade); it shows in a later snapshot. */
+  open(order: OpenOrder): Promise<void>;
   /** Sets take profit and stop loss on positions; returns how many changed. */
   modifyStops(
     positionIds: readonly number[],

@@ -1,5 +1,6 @@
 import { pipSize } from '#shared/analytics/excursions.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import { eurRates, usdValue } from '#shared/domain/fx.ts';
 import type { InstrumentInfo } from './adapter.ts';
 
 export type MarketType = 'Forex' | 'Equities';
@@ -110,33 +111,10 @@ export function roundPrice(value: number, digits: number): number {
 /** Mid prices by symbol. */
 export type Mids = ReadonlyMap<string, number>;
 
-const VIA_USD: Record<string, { symbol: string; usdIsBase: boolean }> = {
-  EUR: { symbol: 'EURUSD', usdIsBase: false },
-  GBP: { symbol: 'GBPUSD', usdIsBase: false },
-  AUD: { symbol: 'AUDUSD', usdIsBase: false },
-  CHF: { symbol: 'USDCHF', usdIsBase: true },
-  JPY: { symbol: 'USDJPY', usdIsBase: true },
-  CAD: { symbol: 'USDCAD', usdIsBase: true },
-};
-
-/** Value of one unit of `currency` in USD at the current mids. */
-function usdValue(currency: string, mids: Mids): number {
-  if (currency === 'USD') return 1;
-  const via = VIA_USD[currency];
-  if (!via) throw new Error(`no rate for ${currency}`);
-  const mid = mids.get(via.symbol);
-  if (!mid) throw new Error(`no price for ${via.symbol}`);
-  return via.usdIsBase ? 1 / mid : mid;
-}
-
-/** One unit of each currency the market quotes, in EUR, at these mids (the snapshot's rates). */
-export function eurRates(mids: Mids): Map<string, number> {
-  const eur = usdValue('EUR', mids);
-  return new Map(['USD', ...Object.keys(VIA_USD)].map((c) => [c, usdValue(c, mids) / eur]));
-}
-
 /** Converts an amount between currencies through USD at the current mid prices. */
 export function convert(amount: number, from: string, to: string, mids: Mids): number {
   if (from === to) return amount;
   return (amount * usdValue(from, mids)) / usdValue(to, mids);
 }
+
+export { eurRates };

@@ -315,13 +315,12 @@ export class SimulatedMarket implements BrokerAdapter {
     });
   }
 
-  open(order: OpenOrder): Promise<LivePosition> {
+  open(order: OpenOrder): Promise<void> {
     this.assertRunning();
     const nested = this.serial.running;
     return this.serial.run(async () => {
-      const p = await this.openNow(order);
+      await this.openNow(order);
       this.afterOrder(nested);
-      return p;
     });
   }
 

@@ -1,16 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse } from '#shared/contract/common.ts';
-import { IngestAnswer, IngestBatch } from '#shared/contract/ingest.ts';
+import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
+import { CommandAnswer, CommandParams, CommandsQuery, CommandsResponse, IngestAnswer, IngestBatch } from '#shared/contract/ingest.ts';
 import { agentOf } from '#server/auth/guard.ts';
+import { agentAccounts } from '#server/db/agents-repo.ts';
+import { answerCommand, takePending } from '#server/db/commands-repo.ts';
+import type { Database } from '#server/db/database.ts';
+import { notFound } from '#server/http/errors.ts';
+import type { AgentBroker } from '#server/ingest/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
 
 /**
- * Ingest API v1 (README 'Connecting real accounts'): terminal agents push their accounts here with
- * their key in x-agent-key. Agents reach only these routes; users' keys do not open them.
+ * Ingest API v1 (README 'Connecting real accounts'): terminal agents push their accounts here and
+ * fetch their commands by long poll, with their key in x-agent-key. Agents reach only these routes;
+ * users' keys do not open them.
  */
-export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: Ingest }> = async (app, { ingest }) => {
+export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: AgentBroker }> = async (app, { db, ingest, agents }) => {
   app.post(
     '/api/ingest/v1/batches',
     {
@@ -23,6 +29,65 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: Ingest }> = async (ap
         response: { 200: IngestAnswer, ...errors },
       },
     },
-    async (request) => ingest.apply(agentOf(request), request.body),
+    async (request) => {
+      const answer = await ingest.apply(agentOf(request), request.body);
+      agents.quote(request.body.accounts.flatMap((a) => a.quotes ?? []));
+      await agents.refresh();
+      return answer;
+    },
+  );
+
+  app.get(
+    '/api/ingest/v1/commands',
+    {
+      config: { agent: true },
+      schema: {
+        description: 'Long poll: the commands for the agent\'s accounts (TP/SL edits, closes, copies to open), each handed out once; waits up to `wait` seconds for one.',
+        querystring: CommandsQuery,
+        response: { 200: CommandsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const agent = agentOf(request);
+      const deadline = Date.now() + request.query.wait * 1000;
+      const accounts = new Map((await agentAccounts(db, agent.id)).map((a) => [a.id, a]));
+      for (;;) {
+        const taken = await takePending(db, agent.id, new Date());
+        if (taken.length || Date.now() >= deadline || request.raw.socket.destroyed) {
+          return {
+            commands: taken.map((c) => ({
+              id: c.id,
+              login: accounts.get(c.account_id)?.account ?? '',
+              server: accounts.get(c.account_id)?.server ?? '',
+              kind: c.kind,
+              payload: c.payload,
+              expires_at: c.expires_at.getTime(),
+            })),
+          };
+        }
+        // Woken when this process queues a command for the agent; every second otherwise.
+        await agents.commandsQueued(agent.id, Math.min(1_000, deadline - Date.now()));
+      }
+    },
+  );
+
+  app.post(
+    '/api/ingest/v1/commands/:id',
+    {
+      config: { agent: true },
+      schema: {
+        description: "The terminal's answer to a command it was handed: done, rejected (with its message), not_found or expired. Answered once.",
+        params: CommandParams,
+        body: CommandAnswer,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const agent = agentOf(request);
+      const row = await answerCommand(db, agent.id, request.params.id, request.body.state, request.body.message ?? null, new Date());
+      if (!row) throw notFound(`No command ${request.params.id} is awaiting this agent's answer.`);
+      agents.answered(row.id);
+      return { message: `Command ${row.id} recorded as ${request.body.state}.` };
+    },
   );
 };

@@ -136,3 +136,28 @@ export const IngestAnswer = z.object({
   applied: z.object({ positions: z.number().int(), deals: z.number().int(), deleted: z.number().int() }),
 });
 export type IngestAnswer = z.infer<typeof IngestAnswer>;
+
+/** GET /api/ingest/v1/commands?wait=25: waits up to `wait` seconds for commands. */
+export const CommandsQuery = z.strictObject({
+  wait: z.coerce.number({ error: 'wait must be a number of seconds' }).int().min(0).max(30).default(25),
+});
+
+/** A command to a terminal: run it once, then answer it (POST /api/ingest/v1/commands/{id}). */
+export const AgentCommand = z.object({
+  id: z.uuid(),
+  login: z.string(),
+  server: z.string(),
+  kind: z.enum(['modify', 'close', 'open']),
+  /** modify: identifier, sl, tp (0 = none); close: identifier, volume; open: symbol, type, volume, sl, tp, master_position_id. */
+  payload: z.record(z.string(), z.unknown()),
+  /** UTC epoch ms: a command not run by then is answered 'expired' and never run. */
+  expires_at: z.number().int(),
+});
+export const CommandsResponse = z.object({ commands: z.array(AgentCommand) });
+
+export const CommandAnswer = z.strictObject({
+  state: z.enum(['done', 'rejected', 'not_found', 'expired']),
+  /** The terminal's own words (its error for a refusal). */
+  message: z.string().max(500).optional(),
+});
+export const CommandParams = z.strictObject({ id: z.uuid({ error: 'id must be a command UUID' }) });

@@ -21,3 +21,42 @@ export function toEur(amount: number, currency: string, rates: EurRates): number
     return amount;
   }
 }
+
+const VIA_USD: Record<string, { symbol: string; usdIsBase: boolean }> = {
+  EUR: { symbol: 'EURUSD', usdIsBase: false },
+  GBP: { symbol: 'GBPUSD', usdIsBase: false },
+  AUD: { symbol: 'AUDUSD', usdIsBase: false },
+  CHF: { symbol: 'USDCHF', usdIsBase: true },
+  JPY: { symbol: 'USDJPY', usdIsBase: true },
+  CAD: { symbol: 'USDCAD', usdIsBase: true },
+};
+
+/** Value of one unit of `currency` in USD at these FX mids (EURUSD, USDJPY …). */
+export function usdValue(currency: string, mids: ReadonlyMap<string, number>): number {
+  if (currency === 'USD') return 1;
+  const via = VIA_USD[currency];
+  if (!via) throw new Error(`no rate for ${currency}`);
+  const mid = mids.get(via.symbol);
+  if (!mid) throw new Error(`no price for ${via.symbol}`);
+  return via.usdIsBase ? 1 / mid : mid;
+}
+
+/** One unit of each currency, in EUR, at these FX mids (a snapshot's rates); currencies without a quote are left out. */
+export function eurRates(mids: ReadonlyMap<string, number>): Map<string, number> {
+  const value = (currency: string): number | undefined => {
+    try {
+      return usdValue(currency, mids);
+    } catch {
+      return undefined;
+    }
+  };
+  const eur = value('EUR');
+  if (eur === undefined) return new Map();
+  const rates = new Map<string, number>();
+  for (const c of ['USD', ...Object.keys(VIA_USD)]) {
+    const v = value(c);
+    if (v !== undefined) rates.set(c, v / eur);
+  }
+  return rates;
+}
+

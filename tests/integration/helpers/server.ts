@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
 import { SimulatedMarket } from '#server/market/simulated-market.ts';
+import { CompositeBroker } from '#server/market/composite.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -106,6 +107,8 @@ export async function login(server: TestServer, who: keyof typeof DEMO): Promise
 
 /** The simulated market behind an app's broker adapter: tests step its clock and drive its masters. */
 export function simulatorOf(app: FastifyInstance): SimulatedMarket {
-  if (!(app.market instanceof SimulatedMarket)) throw new Error('this server runs no simulated market');
-  return app.market;
+  const parts = app.market instanceof CompositeBroker ? app.market.parts : [app.market];
+  const simulated = parts.find((p) => p instanceof SimulatedMarket);
+  if (!simulated) throw new Error('this server runs no simulated market');
+  return simulated;
 }

@@ -1,0 +1,95 @@
+import { insertMany } from './bulk.ts';
+import type { Queryable } from './database.ts';
+
+export type CommandKind = 'modify' | 'close' | 'open';
+export type CommandState = 'pending' | 'sent' | 'done' | 'rejected' | 'not_found' | 'expired';
+export const FINAL_STATES: readonly CommandState[] = ['done', 'rejected', 'not_found', 'expired'];
+
+export interface NewCommand {
+  id: string;
+  agentId: number;
+  accountId: number;
+  kind: CommandKind;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface CommandRow {
+  id: string;
+  account_id: number;
+  kind: CommandKind;
+  payload: Record<string, unknown>;
+  state: CommandState;
+  message: string | null;
+  expires_at: Date;
+}
+
+export async function insertCommands(q: Queryable, commands: readonly NewCommand[]): Promise<void> {
+  await insertMany(
+    q,
+    'commands',
+    ['id', 'agent_id', 'account_id', 'kind', 'payload', 'state', 'created_at', 'expires_at'],
+    commands.map((c) => [c.id, c.agentId, c.accountId, c.kind, JSON.stringify(c.payload), 'pending', c.createdAt, c.expiresAt]),
+  );
+}
+
+/** Hands an agent its pending commands, once: they are 'sent' from now on and never handed out again. */
+export async function takePending(q: Queryable, agentId: number, now: Date, limit = 100): Promise<CommandRow[]> {
+  return q.query<CommandRow>(
+    `UPDATE commands SET state = 'sent', sent_at = $2
+     WHERE id IN (SELECT id FROM commands WHERE agent_id = $1 AND state = 'pending' AND expires_at > $2
+                  ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+     RETURNING id, account_id, kind, payload, state, message, expires_at`,
+    [agentId, now, limit],
+  );
+}
+
+/** An agent's answer to a command it was sent; undefined when it has no such command awaiting an answer. */
+export async function answerCommand(
+  q: Queryable,
+  agentId: number,
+  id: string,
+  state: Exclude<CommandState, 'pending' | 'sent'>,
+  message: string | null,
+  now: Date,
+): Promise<CommandRow | undefined> {
+  const rows = await q.query<CommandRow>(
+    `UPDATE commands SET state = $3, message = $4, answered_at = $5 WHERE agent_id = $1 AND id = $2 AND state = 'sent'
+     RETURNING id, account_id, kind, payload, state, message, expires_at`,
+    [agentId, id, state, message, now],
+  );
+  return rows[0];
+}
+
+export async function commandState(q: Queryable, agentId: number, id: string): Promise<CommandState | undefined> {
+  const rows = await q.query<{ state: CommandState }>('SELECT state FROM commands WHERE agent_id = $1 AND id = $2', [agentId, id]);
+  return rows[0]?.state;
+}
+
+export async function commandsByIds(q: Queryable, ids: readonly string[]): Promise<CommandRow[]> {
+  if (ids.length === 0) return [];
+  return q.query<CommandRow>(
+    'SELECT id, account_id, kind, payload, state, message, expires_at FROM commands WHERE id = ANY($1::uuid[])',
+    [[...ids]],
+  );
+}
+
+/** Commands never handed out before their time are expired: a late order is never run. */
+export async function expirePending(q: Queryable, now: Date): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    "UPDATE commands SET state = 'expired', answered_at = $1 WHERE state = 'pending' AND expires_at <= $1 RETURNING id",
+    [now],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The agent that may trade an account (trade rights, key not revoked). */
+export async function tradingAgentOf(q: Queryable, accountId: number): Promise<number | undefined> {
+  const rows = await q.query<{ agent_id: number }>(
+    `SELECT ga.agent_id FROM agent_accounts ga JOIN agents g ON g.id = ga.agent_id
+     WHERE ga.account_id = $1 AND ga.rights = 'trade' AND g.revoked_at IS NULL ORDER BY ga.agent_id LIMIT 1`,
+    [accountId],
+  );
+  return rows[0]?.agent_id;
+}

@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import { pipSize } from '#shared/analytics/excursions.ts';
+import { eurRates } from '#shared/domain/fx.ts';
+import type { Database } from '#server/db/database.ts';
+import { listAccounts, listBrokers } from '#server/db/accounts-repo.ts';
+import {
+  commandsByIds,
+  expirePending,
+  FINAL_STATES,
+  insertCommands,
+  tradingAgentOf,
+  type CommandKind,
+  type CommandRow,
+  type NewCommand,
+} from '#server/db/commands-repo.ts';
+import { identifiersOf, listPositions } from '#server/db/positions-repo.ts';
+import { conflict, HttpError } from '#server/http/errors.ts';
+import type {
+  BrokerAdapter,
+  InstrumentInfo,
+  InTransaction,
+  LiveAccount,
+  LivePosition,
+  MarketSnapshot,
+  OpenOrder,
+  TradeEvent,
+} from '#server/market/adapter.ts';
+import { categoryOf } from './mt5-books.ts';
+
+export interface AgentBrokerOptions {
+  now: () => number;
+  /** How long an order waits for the terminal's answer before the user is told the outcome is unknown. */
+  answerTimeoutMs: number;
+  /** A command not handed to its agent within this time is never sent (expired). */
+  commandTtlMs: number;
+  onError?: (err: unknown) => void;
+}
+
+/** What the rest of the server knows of a symbol a terminal reports. */
+export function instrumentOf(symbol: string): InstrumentInfo {
+  if (categoryOf(symbol) === 'Forex') {
+    return { symbol, category: 'Forex', quote: symbol.slice(3, 6), contract: 100_000, pip: pipSize(symbol), digits: symbol.endsWith('JPY') ? 3 : 5, exchange: null };
+  }
+  return { symbol, category: 'Equities', quote: 'USD', contract: 1, pip: 0.01, digits: 2, exchange: null };
+}
+
+/**
+ * The broker adapter of real accounts: its snapshot is what terminal agents last reported (through
+ * the ingest API), and its orders are commands to those agents, answered by the terminals. A TP/SL
+ * edit or a close resolves when the terminals confirm it; a refusal carries the terminal's message;
+ * no answer in time tells the user the outcome is unknown (the command is not sent again).
+ */
+export class AgentBroker implements BrokerAdapter {
+  private current: MarketSnapshot = { at: 0, seq: 0, instruments: new Map(), rates: new Map(), mids: new Map(), accounts: new Map(), positions: [] };
+  private readonly listeners = new Set<(s: MarketSnapshot) => void>();
+  private readonly tradeListeners = new Set<(e: TradeEvent) => Promise<void>>();
+  private readonly mids = new Map<string, number>();
+  private readonly waiters = new Map<string, () => void>();
+  /** Long polls waiting for commands, by agent. */
+  private readonly polls = new Map<number, Set<() => void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+  private seq = 0;
+  private reports = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: AgentBrokerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.refreshing = this.load();
+    await this.refreshing;
+    this.timer ??= setInterval(() => {
+      expirePending(this.db, new Date()).then(
+        (ids) => ids.forEach((id) => this.waiters.get(id)?.()),
+        (err: unknown) => this.options.onError?.(err),
+      );
+    }, 1_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  pause(): void {}
+
+  resume(): Promise<void> {
+    return this.refresh();
+  }
+
+  /** Reports applied since start (for /metrics, beside the simulated market's ticks). */
+  get ticks(): number {
+    return this.reports;
+  }
+
+  snapshot(): MarketSnapshot {
+    return this.current;
+  }
+
+  onUpdate(listener: (s: MarketSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onTrade(listener: (e: TradeEvent) => Promise<void>): () => void {
+    this.tradeListeners.add(listener);
+    return () => this.tradeListeners.delete(listener);
+  }
+
+  /** Quotes an agent reported (bid/ask): their mids value the accounts in EUR. */
+  quote(quotes: readonly { symbol: string; bid: number; ask: number }[]): void {
+    for (const q of quotes) this.mids.set(q.symbol, (q.bid + q.ask) / 2);
+  }
+
+  /** Resolves when commands are queued for this agent in this process, or after `ms` (a long poll's wait). */
+  commandsQueued(agentId: number, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const set = this.polls.get(agentId) ?? new Set<() => void>();
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+      this.polls.set(agentId, set);
+    });
+  }
+
+  /** A command was answered (by this process's ingest route): its order stops waiting. */
+  answered(id: string): void {
+    this.waiters.get(id)?.();
+  }
+
+  /**
+   * Agents reported: the snapshot is read again from the books, and trade listeners (the copy
+   * engine) hear of the positions that opened and closed since the last one. One refresh at a time.
+   */
+  refresh(): Promise<void> {
+    this.reports++;
+    const next = this.refreshing.then(() => this.load());
+    this.refreshing = next.catch((err: unknown) => this.options.onError?.(err));
+    return next;
+  }
+
+  private async load(): Promise<void> {
+    const brokers = new Map((await listBrokers(this.db)).map((b) => [b.id, b]));
+    const accounts = new Map<number, LiveAccount>(
+      (await listAccounts(this.db, 'agent')).map(({ broker_id, ...a }) => [a.id, { ...a, broker: brokers.get(broker_id)! }]),
+    );
+    const positions = await listPositions(this.db, 'agent');
+    const before = new Map(this.current.positions.map((p) => [p.id, p]));
+    const now = new Set(positions.map((p) => p.id));
+    this.current = {
+      at: this.options.now(),
+      seq: ++this.seq,
+      instruments: new Map(positions.map((p) => [p.symbol, instrumentOf(p.symbol)])),
+      rates: eurRates(this.mids),
+      mids: new Map(this.mids),
+      accounts,
+      positions,
+    };
+    for (const p of positions) {
+      const account = accounts.get(p.account_id);
+      if (!before.has(p.id) && account) await this.emit({ kind: 'opened', position: p, account });
+    }
+    const closed = [...before.values()].filter((p) => !now.has(p.id));
+    if (closed.length) await this.emit({ kind: 'closed', positions: closed });
+    for (const l of this.listeners) l(this.current);
+  }
+
+  private async emit(event: TradeEvent): Promise<void> {
+    for (const l of this.tradeListeners) {
+      try {
+        await l(event);
+      } catch (err) {
+        this.options.onError?.(err);
+      }
+    }
+  }
+
+  async open(order: OpenOrder): Promise<void> {
+    const account = this.current.accounts.get(order.accountId);
+    if (!account) throw conflict(`No terminal reports the account ${order.accountId}.`);
+    await this.order(
+      [{ accountId: order.accountId, kind: 'open', payload: { symbol: order.symbol, type: order.type.toLowerCase(), volume: order.quantity, sl: order.sl ?? 0, tp: order.tp ?? 0, master_position_id: order.masterPositionId } }],
+    );
+  }
+
+  async modifyStops(positionIds: readonly number[], takeProfit: number | null, stopLoss: number | null, inTx?: InTransaction): Promise<number> {
+    return this.onPositions(positionIds, 'modify', (identifier) => ({ identifier, sl: stopLoss ?? 0, tp: takeProfit ?? 0 }), inTx);
+  }
+
+  async close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
+    return this.onPositions(positionIds, 'close', (identifier, p) => ({ identifier, volume: p.quantity }), inTx);
+  }
+
+  private async onPositions(
+    positionIds: readonly number[],
+    kind: CommandKind,
+    payload: (identifier: number, p: LivePosition) => Record<string, unknown>,
+    inTx?: InTransaction,
+  ): Promise<number> {
+    const mine = this.current.positions.filter((p) => positionIds.includes(p.id));
+    if (mine.length === 0) return 0;
+    const identifiers = await identifiersOf(this.db, mine.map((p) => p.id));
+    return this.order(
+      mine.map((p) => ({ accountId: p.account_id, kind, payload: payload(identifiers.get(p.id)!, p) })),
+      inTx,
+    );
+  }
+
+  /**
+   * Sends commands to the agents that trade their accounts (with the caller's audit row, one
+   * transaction) and waits for the terminals' answers. Returns how many were done; a refusal throws
+   * with the terminal's message; no answer in time throws 504 (the outcome is unknown).
+   */
+  private async order(orders: { accountId: number; kind: CommandKind; payload: Record<string, unknown> }[], inTx?: InTransaction): Promise<number> {
+    // Commands live on the wall clock, whatever clock the market keeps.
+    const now = Date.now();
+    const commands: NewCommand[] = [];
+    for (const o of orders) {
+      const agentId = await tradingAgentOf(this.db, o.accountId);
+      const account = this.current.accounts.get(o.accountId);
+      if (agentId === undefined) throw conflict(`No terminal agent may trade the account ${account?.account ?? o.accountId}.`);
+      commands.push({
+        id: randomUUID(),
+        agentId,
+        accountId: o.accountId,
+        kind: o.kind,
+        payload: { ...o.payload, expires_at: now + this.options.commandTtlMs },
+        createdAt: new Date(now),
+        expiresAt: new Date(now + this.options.commandTtlMs),
+      });
+    }
+    await this.db.transaction(async (tx) => {
+      await insertCommands(tx, commands);
+      await inTx?.(tx);
+    });
+    for (const agentId of new Set(commands.map((c) => c.agentId))) for (const wake of [...(this.polls.get(agentId) ?? [])]) wake();
+    const answers = await this.answers(commands.map((c) => c.id));
+    const refused = answers.find((a) => a.state === 'rejected');
+    if (refused) throw new HttpError(422, `The terminal refused: ${refused.message ?? 'Update failed.'}`);
+    if (answers.some((a) => !FINAL_STATES.includes(a.state) || a.state === 'expired')) {
+      throw new HttpError(504, 'The terminal has not confirmed yet: the outcome is unknown. The order will not be sent again.');
+    }
+    return answers.filter((a) => a.state === 'done').length;
+  }
+
+  /** The commands' states once all are answered, or as they are when the answer time is up. */
+  private async answers(ids: string[]): Promise<CommandRow[]> {
+    const deadline = Date.now() + this.options.answerTimeoutMs;
+    for (;;) {
+      const rows = await commandsByIds(this.db, ids);
+      if (rows.every((r) => FINAL_STATES.includes(r.state)) || Date.now() >= deadline) return rows;
+      // Woken by an answer in this process, else every 250 ms (an answer taken by another instance).
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          for (const id of ids) this.waiters.delete(id);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(250, Math.max(0, deadline - Date.now())));
+        for (const id of ids) this.waiters.set(id, wake);
+      });
+    }
+  }
+}
