@@ -240,3 +240,9 @@ export async function saveReportedState(
 export async function touchAccounts(q: Queryable, ids: readonly number[], at: Date): Promise<void> {
   if (ids.length) await q.query('UPDATE accounts SET last_update = $2 WHERE id = ANY($1::int[])', [[...ids], at]);
 }
+
+/** An account's broker (for its symbol names). */
+export async function accountBroker(q: Queryable, accountId: number): Promise<{ id: number; broker_id: number } | undefined> {
+  const rows = await q.query<{ id: number; broker_id: number }>('SELECT id, broker_id FROM accounts WHERE id = $1', [accountId]);
+  return rows[0];
+}

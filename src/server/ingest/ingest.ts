@@ -1,6 +1,6 @@
-import { CLOCK_SKEW_LIMIT_S, type IngestAccount, type IngestAnswer, type IngestBatch } from '#shared/contract/ingest.ts';
+import { CLOCK_SKEW_LIMIT_S, type IngestAccount, type IngestAnswer, type IngestBatch, type IngestDeal } from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
-import { readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
+import { accountBroker, readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
 import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
 import {
   brokerDealsByTickets,
@@ -121,35 +121,9 @@ export class Ingest {
     }
 
     if (report.deals) {
-      const incoming: StoredBrokerDeal[] = report.deals.items.map((d) => ({
-        ticket: d.ticket,
-        position_id: d.position_id,
-        type: d.type,
-        entry: d.entry,
-        symbol: d.symbol ? canonical(d.symbol) : '',
-        volume: d.volume,
-        price: d.price,
-        commission: d.commission,
-        fee: d.fee,
-        swap: d.swap,
-        profit: d.profit,
-        time: toUtc(d.time),
-        broker_time: d.time,
-      }));
-      const tickets = [...incoming.map((d) => d.ticket), ...report.deals.deleted];
-      const before = await brokerDealsByTickets(tx, account.id, tickets);
-      const positions = new Set([...before, ...incoming].filter((d) => d.type <= 1).map((d) => d.position_id));
-      const previous = await brokerDealsOfPositions(tx, account.id, [...positions]);
-      const deleted = new Set(report.deals.deleted);
-      await deleteBrokerDeals(tx, account.id, [...deleted]);
-      await upsertBrokerDeals(tx, account.id, incoming);
-      const current = await brokerDealsOfPositions(tx, account.id, [...positions]);
-      applied.deleted = before.filter((d) => deleted.has(d.ticket)).length;
-      applied.deals = await this.rebook(tx, account.id, {
-        before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before)],
-        after: [...roundTrips(account.id, current), ...cashFlows(account.id, incoming)],
-        rebates: { before, after: incoming, deleted },
-      });
+      const step = await this.applyDeals(tx, account, report.deals.items, report.deals.deleted, canonical, toUtc);
+      applied.deleted = step.deleted;
+      applied.deals = step.booked;
     }
 
     if (report.positions) {
@@ -186,6 +160,75 @@ export class Ingest {
 
     if (report.state) await saveReportedState(tx, account.id, report.state, at);
     return applied;
+  }
+
+  /**
+   * Stores an account's deals by ticket (replacing what the broker changed, removing what it deleted)
+   * and books what that changes. Counts the deals added, updated, unchanged and deleted, and the
+   * ledger rows booked.
+   */
+  private async applyDeals(
+    tx: Queryable,
+    account: { id: number },
+    items: readonly IngestDeal[],
+    deletedTickets: readonly number[],
+    canonical: (symbol: string) => string,
+    toUtc: (brokerTime: number) => number,
+  ): Promise<{ added: number; updated: number; unchanged: number; deleted: number; booked: number }> {
+    const incoming: StoredBrokerDeal[] = items.map((d) => ({
+      ticket: d.ticket,
+      position_id: d.position_id,
+      type: d.type,
+      entry: d.entry,
+      symbol: d.symbol ? canonical(d.symbol) : '',
+      volume: d.volume,
+      price: d.price,
+      commission: d.commission,
+      fee: d.fee,
+      swap: d.swap,
+      profit: d.profit,
+      time: toUtc(d.time),
+      broker_time: d.time,
+    }));
+    const tickets = [...incoming.map((d) => d.ticket), ...deletedTickets];
+    const before = await brokerDealsByTickets(tx, account.id, tickets);
+    const stored = new Map(before.map((d) => [d.ticket, d]));
+    const same = (a: StoredBrokerDeal, b: StoredBrokerDeal) =>
+      a.position_id === b.position_id && a.type === b.type && a.entry === b.entry && a.symbol === b.symbol && a.time === b.time &&
+      a.volume === b.volume && a.price === b.price && a.commission === b.commission && a.fee === b.fee && a.swap === b.swap && a.profit === b.profit;
+    const added = incoming.filter((d) => !stored.has(d.ticket)).length;
+    const unchanged = incoming.filter((d) => stored.has(d.ticket) && same(stored.get(d.ticket)!, d)).length;
+    const positions = new Set([...before, ...incoming].filter((d) => d.type <= 1).map((d) => d.position_id));
+    const previous = await brokerDealsOfPositions(tx, account.id, [...positions]);
+    const deleted = new Set(deletedTickets);
+    await deleteBrokerDeals(tx, account.id, [...deleted]);
+    await upsertBrokerDeals(tx, account.id, incoming);
+    const current = await brokerDealsOfPositions(tx, account.id, [...positions]);
+    const booked = await this.rebook(tx, account.id, {
+      before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before)],
+      after: [...roundTrips(account.id, current), ...cashFlows(account.id, incoming)],
+      rebates: { before, after: incoming, deleted },
+    });
+    return { added, updated: incoming.length - added - unchanged, unchanged, deleted: before.filter((d) => deleted.has(d.ticket)).length, booked };
+  }
+
+  /**
+   * A statement file's deals into an account (the investor's MT5 or MT4 report), one transaction;
+   * times in the report are the broker's clock, `utcOffsetMinutes` ahead of UTC. Importing an
+   * overlapping report again changes nothing.
+   */
+  async importDeals(
+    accountId: number,
+    deals: readonly IngestDeal[],
+    utcOffsetMinutes: number,
+  ): Promise<{ added: number; updated: number; unchanged: number }> {
+    return this.ledger.write(async (tx) => {
+      const account = await accountBroker(tx, accountId);
+      if (!account) throw badRequest(`No account ${accountId}.`);
+      const names = await symbolMap(tx, account.broker_id);
+      const step = await this.applyDeals(tx, account, deals, [], (s) => names.get(s) ?? s, (t) => t - utcOffsetMinutes * 60);
+      return { added: step.added, updated: step.updated, unchanged: step.unchanged };
+    });
   }
 
   /**
