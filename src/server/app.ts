@@ -154,7 +154,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const ledger = new Ledger(db);
   const onCopyError = (err: unknown) => app.log.error({ err }, 'copying failed; retried at the next update');
   // Real accounts: what terminal agents report through the ingest API, and commands back to them.
-  const agents = new AgentBroker(db, {
+  const agents = new AgentBroker(db, ledger, {
     now: config.market.now,
     answerTimeoutMs: COMMAND_ANSWER_TIMEOUT_MS,
     commandTtlMs: COMMAND_TTL_MS,

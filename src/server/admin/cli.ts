@@ -1,23 +1,29 @@
 // npm run admin -- <command>: operator commands on the configured database (DATABASE_URL, or the
 // embedded database in DATA_DIR while no server runs on it).
-import { createInterface } from 'node:readline/promises';
 import { loadConfig } from '#server/config.ts';
-import { AuthStore } from '#server/auth/auth-store.ts';
-import { hashPassword } from '#server/auth/password.ts';
 import { lockDataDir } from '#server/db/data-dir-lock.ts';
-import { openPglite, openPostgres, type Database } from '#server/db/database.ts';
-import { migrate } from '#server/db/migrations.ts';
+import type { Database } from '#server/db/database.ts';
+import { CliError, splitArgs } from './args.ts';
+import { COMMANDS, isUniqueViolation, type Command } from './commands.ts';
 
-const USAGE = `Usage: npm run admin -- <command>
+function usage(): string {
+  const lines = COMMANDS.map((c) => `  ${[c.area, c.verb, c.synopsis].filter(Boolean).join(' ')}\n      ${c.help}`);
+  return `Usage: npm run admin -- <command>
 
-  user disable <username>    disable a user: every session and socket of theirs ends within a second
-  user enable <username>     enable a disabled user again
-  user password <username>   set a new password (read from stdin, or NEW_PASSWORD); every session ends
+${lines.join('\n')}
+
+Every command checks what it is given and exits non-zero with one line saying what is wrong (2 for
+bad input, 1 for what the database refuses); a change is made whole or not at all.
 
 The database is the server's: DATABASE_URL (and DATABASE_SCHEMA), or the embedded database in
 DATA_DIR, which only one process may open: stop the server first in that case.`;
+}
+
+const HINT = 'Run npm run admin -- --help for the commands.';
 
 async function open(): Promise<{ db: Database; done: () => Promise<void> }> {
+  // The database drivers load only once the input is known good: a refusal answers at once.
+  const { openPglite, openPostgres } = await import('#server/db/database.ts');
   const config = loadConfig();
   if (config.databaseUrl) {
     const db = await openPostgres(config.databaseUrl, config.databaseSchema);
@@ -34,41 +40,48 @@ async function open(): Promise<{ db: Database; done: () => Promise<void> }> {
   };
 }
 
-async function readPassword(): Promise<string> {
-  if (process.env.NEW_PASSWORD) return process.env.NEW_PASSWORD;
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
-  const line = await rl.question('New password: ');
-  rl.close();
-  return line.trim();
+function find(area: string | undefined, verb: string | undefined): Command {
+  const inArea = COMMANDS.filter((c) => c.area === area);
+  if (inArea.length === 0) {
+    const areas = [...new Set(COMMANDS.map((c) => c.area))].join(', ');
+    throw new CliError(area ? `Unknown command '${area}': the commands are ${areas}. ${HINT}` : `No command given. ${HINT}`, 2);
+  }
+  const cmd = inArea.find((c) => c.verb === verb);
+  if (!cmd) {
+    const verbs = inArea.map((c) => c.verb).join(', ');
+    throw new CliError(`${verb ? `Unknown command '${area} ${verb}'` : `'${area}' needs a verb`}: ${area} takes ${verbs}. ${HINT}`, 2);
+  }
+  return cmd;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [area, verb, username] = argv;
-  if (area !== 'user' || !verb || !username || !['disable', 'enable', 'password'].includes(verb)) {
-    console.error(USAGE);
+  if (argv.length === 0) {
+    console.error(usage());
     return 2;
   }
-  const password = verb === 'password' ? await readPassword() : '';
-  if (verb === 'password' && password.length < 10) {
-    console.error('The new password must have at least 10 characters.');
-    return 2;
+  if (argv.some((a) => a === '--help' || a === '-h') || argv[0] === 'help') {
+    console.log(usage());
+    return 0;
   }
+  const [area, verb, ...rest] = argv;
+  const cmd = find(area, verb);
+  const title = `${cmd.area} ${cmd.verb}`;
+  const input = splitArgs(rest, cmd.options, title);
+  if (input.positionals.length !== cmd.positionals) {
+    throw new CliError(
+      `'${title}' takes ${cmd.positionals || 'no'} argument${cmd.positionals === 1 ? '' : 's'} besides its options` +
+        ` (got ${input.positionals.length}): ${title} ${cmd.synopsis.split('\n')[0]}`,
+      2,
+    );
+  }
+  // Bad input is refused before the database opens (and before the data directory is locked).
+  const run = await cmd.prepare(input);
+  const config = loadConfig();
   const { db, done } = await open();
   try {
+    const { migrate } = await import('#server/db/migrations.ts');
     await migrate(db);
-    const store = new AuthStore(db, loadConfig().auth);
-    const user = await store.findUser(username);
-    if (!user) {
-      console.error(`No such user: ${username}`);
-      return 1;
-    }
-    if (verb === 'password') {
-      await store.setPasswordHash(user.id, await hashPassword(password));
-      console.log(`Password of ${username} changed; every session of theirs ended.`);
-    } else {
-      await store.setUserStatus(username, verb === 'disable' ? 'disabled' : 'active');
-      console.log(verb === 'disable' ? `${username} disabled; every session of theirs ended.` : `${username} enabled.`);
-    }
+    await run({ db, auth: config.auth, out: (line) => console.log(line) });
     return 0;
   } finally {
     await done();
@@ -78,6 +91,16 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof CliError) {
+      console.error(err.message);
+      process.exit(err.exitCode);
+    }
+    if (isUniqueViolation(err)) {
+      // A concurrent change took the name first: nothing of this command was written.
+      const detail = (err as { detail?: unknown }).detail;
+      console.error(`Refused: it exists already${typeof detail === 'string' ? ` (${detail})` : ''}.`);
+      process.exit(1);
+    }
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   },

@@ -25,9 +25,14 @@ import type {
   OpenOrder,
   TradeEvent,
 } from '#server/market/adapter.ts';
+import { dayOf } from '#server/ledger/calendar.ts';
+import type { Ledger } from '#server/ledger/ledger.ts';
+import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
 import { categoryOf } from './mt5-books.ts';
 
 export interface AgentBrokerOptions {
+  /** How often the accounts are watched (silence, margin level) and a day end looked for. */
+  watchMs?: number;
   now: () => number;
   /** How long an order waits for the terminal's answer before the user is told the outcome is unknown. */
   answerTimeoutMs: number;
@@ -63,26 +68,53 @@ export class AgentBroker implements BrokerAdapter {
   private seq = 0;
   private reports = 0;
 
+  private day: number;
+
   constructor(
     private readonly db: Database,
+    private readonly ledger: Ledger,
     private readonly options: AgentBrokerOptions,
-  ) {}
+  ) {
+    this.day = dayOf(options.now() / 1000);
+  }
 
   async start(): Promise<void> {
     this.refreshing = this.load();
     await this.refreshing;
     this.timer ??= setInterval(() => {
-      expirePending(this.db, new Date()).then(
-        (ids) => ids.forEach((id) => this.waiters.get(id)?.()),
-        (err: unknown) => this.options.onError?.(err),
-      );
-    }, 1_000);
+      this.housekeeping().catch((err: unknown) => this.options.onError?.(err));
+    }, this.options.watchMs ?? 5_000);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Commands never handed out in time expire; the real accounts are watched like the simulated
+   * ones ('no update' after 10 minutes, margin level); at 00:00 UTC their day ends in the ledger
+   * (end-of-day NAV at the figures the terminals last reported, and profit sharing at a month end).
+   */
+  private async housekeeping(): Promise<void> {
+    for (const id of await expirePending(this.db, new Date())) this.waiters.get(id)?.();
+    const nowS = this.options.now() / 1000;
+    const figures = [...this.current.accounts.values()].map((a) => ({
+      id: a.id,
+      name: a.account_name,
+      brokerName: a.broker.broker_name,
+      equity: a.equity,
+      margin: a.margin,
+      lastUpdate: a.last_update,
+    }));
+    await this.ledger.watch(figures, nowS, AGENT_SILENCE_ALERT_S);
+    const today = dayOf(nowS);
+    if (today !== this.day && figures.length) {
+      const ended = this.day;
+      await this.ledger.write((tx) => this.ledger.endDay(tx, ended, figures));
+    }
+    this.day = today;
   }
 
   pause(): void {}

@@ -20,7 +20,7 @@ export type AccountFigures = WatchedAccount;
 export class Ledger {
   private changes = 0;
   private readonly marginAlerted = new Map<number, number>();
-  private silenceAlerted = new Set<number>();
+  private readonly silenceAlerted = new Set<number>();
 
   constructor(private readonly db: Database) {}
 
@@ -123,7 +123,7 @@ export class Ledger {
    * Margin level under MARGIN_ALERT_LEVEL (at most once an hour per account) and accounts silent for
    * SILENCE_ALERT_S (once per silence): alerts recorded now.
    */
-  async watch(accounts: readonly AccountFigures[], nowS: number): Promise<void> {
+  async watch(accounts: readonly AccountFigures[], nowS: number, silenceAfterS?: number): Promise<void> {
     const alerts: NewAlert[] = [];
     const alertedMargin: number[] = [];
     const silent = new Set<number>();
@@ -135,14 +135,17 @@ export class Ledger {
       }
     }
     for (const a of accounts) {
-      const step = silenceAlert(a, nowS, this.silenceAlerted.has(a.id));
+      const step = silenceAlert(a, nowS, this.silenceAlerted.has(a.id), silenceAfterS);
       if (step.alert) alerts.push(step.alert);
       if (step.alerted) silent.add(a.id);
     }
     // Remembered once recorded: an alert whose insert failed is raised again at the next check.
     if (alerts.length) await insertAlerts(this.db, alerts);
     for (const id of alertedMargin) this.marginAlerted.set(id, nowS);
-    this.silenceAlerted = silent;
+    for (const a of accounts) {
+      if (silent.has(a.id)) this.silenceAlerted.add(a.id);
+      else this.silenceAlerted.delete(a.id);
+    }
   }
 
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marginAlert, silenceAlert, type WatchedAccount } from './rules.ts';
+import { AGENT_SILENCE_ALERT_S, marginAlert, silenceAlert, type WatchedAccount } from './rules.ts';
 
 const NOW = 1_790_000_000;
 const account = (over: Partial<WatchedAccount> = {}): WatchedAccount => ({
@@ -60,5 +60,12 @@ describe("'no update' alert (silent over 180 s, once per silence)", () => {
   it('re-arms once the account reports again within 60 s', () => {
     expect(silenceAlert(account({ lastUpdate: NOW - 59 }), NOW, true).alerted).toBe(false);
     expect(silenceAlert(account({ lastUpdate: NOW - 60 }), NOW, true).alerted).toBe(true);
+  });
+
+  it("waits 10 minutes for a terminal agent's account", () => {
+    expect(silenceAlert(account({ lastUpdate: NOW - 600 }), NOW, false, AGENT_SILENCE_ALERT_S).alert).toBeNull();
+    expect(silenceAlert(account({ lastUpdate: NOW - 601 }), NOW, false, AGENT_SILENCE_ALERT_S).alert?.message).toBe(
+      'No update from AMC Follower 04 for 10 minutes (Exante).',
+    );
   });
 });

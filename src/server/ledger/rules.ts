@@ -25,6 +25,8 @@ export const MARGIN_ALERT_LEVEL = 150;
 export const MARGIN_ALERT_REPEAT_S = 3600;
 /** An account silent this long raises a 'no update' alert; it is re-armed once it reports again. */
 export const SILENCE_ALERT_S = 180;
+/** A real account (a terminal agent's) is alerted on after 10 minutes of silence; its dot is red after 2. */
+export const AGENT_SILENCE_ALERT_S = 600;
 export const SILENCE_REARM_S = 60;
 /** Equity this far (%) under its peak is a drawdown breach; the alert re-arms once back within 3 %. */
 export const DRAWDOWN_BREACH_PCT = 6;
@@ -61,9 +63,14 @@ export function marginAlert(a: WatchedAccount, nowS: number, lastAlertAt: number
  * An account silent past SILENCE_ALERT_S raises one alert per silence; once it reports again (within
  * SILENCE_REARM_S) the next silence raises another.
  */
-export function silenceAlert(a: WatchedAccount, nowS: number, alerted: boolean): { alert: NewAlert | null; alerted: boolean } {
+export function silenceAlert(
+  a: WatchedAccount,
+  nowS: number,
+  alerted: boolean,
+  after = SILENCE_ALERT_S,
+): { alert: NewAlert | null; alerted: boolean } {
   const silent = nowS - a.lastUpdate;
-  if (silent > SILENCE_ALERT_S && !alerted) {
+  if (silent > after && !alerted) {
     return {
       alert: { type: 'ping', message: silenceAlertMessage(a.name, Math.round(silent / 60), a.brokerName), at: nowS, accountId: a.id },
       alerted: true,

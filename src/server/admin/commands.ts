@@ -1,0 +1,537 @@
+// The admin CLI's commands: each validates what it was given before the database opens, then makes
+// its change in one transaction (or reads), and says what it did in a line or a table.
+import { createInterface } from 'node:readline';
+import type { AuthConfig } from '#server/config.ts';
+import { AuthStore } from '#server/auth/auth-store.ts';
+import { hashPassword } from '#server/auth/password.ts';
+import { hashToken, newToken } from '#server/auth/tokens.ts';
+import type { Database, Queryable } from '#server/db/database.ts';
+import { audit } from '#server/db/audit-repo.ts';
+import { insertBroker, listBrokers } from '#server/db/accounts-repo.ts';
+import { grantAccount, insertAgent, listAgents, revokeAgent } from '#server/db/agents-repo.ts';
+import { listSymbols, setSymbol, symbolMap } from '#server/db/symbol-map-repo.ts';
+import {
+  accountByLogin,
+  accountIdTaken,
+  accountNameTaken,
+  agentByName,
+  auditOperator,
+  brokerByName,
+  insertAgentAccount,
+  insertNewUser,
+  listAccountRegistry,
+  listUsers,
+} from '#server/db/registry-repo.ts';
+import {
+  CliError,
+  accountKey,
+  accountLabel,
+  category,
+  currency,
+  grants,
+  invalid,
+  leverage,
+  login,
+  logo,
+  name,
+  one,
+  portfolios,
+  ratio,
+  required,
+  roles,
+  server,
+  slug,
+  symbol,
+  type Grant,
+  type Input,
+  type OptionKinds,
+} from './args.ts';
+
+export interface Context {
+  db: Database;
+  auth: AuthConfig;
+  out: (line: string) => void;
+}
+
+export interface Command {
+  area: string;
+  verb: string;
+  /** What follows `area verb` in the help. */
+  synopsis: string;
+  /** One line (or two) of help. */
+  help: string;
+  /** How many positionals it takes. */
+  positionals: number;
+  options: OptionKinds;
+  /** Validates the input (and reads a password) before the database opens. */
+  prepare(input: Input): Promise<(ctx: Context) => Promise<void>>;
+}
+
+function command<T>(def: {
+  area: string;
+  verb: string;
+  synopsis: string;
+  help: string;
+  positionals?: number;
+  options?: OptionKinds;
+  parse: (input: Input) => T | Promise<T>;
+  run: (ctx: Context, value: T) => Promise<void>;
+}): Command {
+  return {
+    area: def.area,
+    verb: def.verb,
+    synopsis: def.synopsis,
+    help: def.help,
+    positionals: def.positionals ?? 0,
+    options: def.options ?? {},
+    async prepare(input) {
+      const value = await def.parse(input);
+      return (ctx) => def.run(ctx, value);
+    },
+  };
+}
+
+const PASSWORD_MIN = 10;
+const PASSWORD_MAX = 1000;
+
+/** The new password: NEW_PASSWORD, or one line on stdin (typed at the prompt, or piped). */
+async function readPassword(): Promise<string> {
+  const given = process.env.NEW_PASSWORD ?? (await readLine('New password: '));
+  const password = given.trim();
+  if (password.length < PASSWORD_MIN) throw invalid(`The new password must have at least ${PASSWORD_MIN} characters.`);
+  if (password.length > PASSWORD_MAX) throw invalid(`The new password must have at most ${PASSWORD_MAX} characters.`);
+  return password;
+}
+
+function readLine(prompt: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+  return new Promise<string>((resolve, reject) => {
+    let answered = false;
+    rl.once('close', () => {
+      if (!answered) reject(invalid('No password given: type it at the prompt, pipe it on stdin, or set NEW_PASSWORD.'));
+    });
+    // The prompt only for a person at a terminal; a piped password is read as it comes.
+    if (process.stdin.isTTY) process.stderr.write(prompt);
+    rl.once('line', (line) => {
+      answered = true;
+      rl.close();
+      resolve(line);
+    });
+  });
+}
+
+/** Columns padded to their widest cell; "(none)" for an empty table. */
+function table(out: (line: string) => void, header: string[], rows: string[][]): void {
+  if (rows.length === 0) {
+    out('(none)');
+    return;
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  for (const row of [header, ...rows]) out(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+const iso = (d: Date | null): string => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '');
+
+/** A unique-key violation from either driver (a concurrent writer won the race). */
+export const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '23505';
+
+async function requireBroker(q: Queryable, brokerName: string): Promise<{ id: number; broker_name: string }> {
+  const broker = await brokerByName(q, brokerName);
+  if (!broker) throw new CliError(`Unknown broker '${brokerName}': add it first with: broker add "${brokerName}".`);
+  return broker;
+}
+
+/** The accounts named by grants, or a refusal naming the first unknown one. */
+async function grantedAccounts(q: Queryable, list: readonly Grant[]): Promise<{ grant: Grant; id: number }[]> {
+  const out: { grant: Grant; id: number }[] = [];
+  for (const grant of list) {
+    const account = await accountByLogin(q, grant.login, grant.server);
+    if (!account) throw new CliError(`Unknown account ${accountLabel(grant)}: register it first with account add.`);
+    out.push({ grant, id: account.id });
+  }
+  return out;
+}
+
+const grantsText = (list: readonly Grant[]): string => list.map((g) => `${accountLabel(g)} (${g.rights})`).join(', ');
+
+// ---- users ---------------------------------------------------------------------------------------
+
+const userCreate = command({
+  area: 'user',
+  verb: 'create',
+  synopsis: '<username> --portfolios "Global FX,AMC" [--roles write,read_rebate]',
+  help: 'add an active user; password from stdin or NEW_PASSWORD (10+ characters); portfolios: all, or of\n' +
+    '      Consolidated Portfolio, Global FX, Global Equity, SMA, AMC; roles: write, read_rebate (none if omitted)',
+  positionals: 1,
+  options: { roles: 'one', portfolios: 'one' },
+  async parse(input) {
+    const username = name('user name', input.positionals[0]!, 200);
+    const permissions = roles(one(input, 'roles'));
+    const portfolioAuth = portfolios(required(input, 'portfolios', 'the portfolios the user sees, or all'));
+    return { username, permissions, portfolioAuth, password: await readPassword() };
+  },
+  async run({ db, out }, u) {
+    const passwordHash = await hashPassword(u.password);
+    await db.transaction(async (tx) => {
+      const id = await insertNewUser(tx, {
+        username: u.username,
+        password_hash: passwordHash,
+        permissions: u.permissions,
+        portfolio_auth: u.portfolioAuth,
+      });
+      if (id === undefined) throw new CliError(`A user named ${u.username} exists already.`);
+      await audit(tx, id, 'users.create', { username: u.username, permissions: u.permissions, portfolio_auth: u.portfolioAuth, via: 'admin cli' });
+    });
+    out(
+      `User ${u.username} created: roles ${u.permissions.join(', ') || 'none'}; portfolios ${u.portfolioAuth.join(', ')}.`,
+    );
+  },
+});
+
+function statusCommand(verb: 'disable' | 'enable') {
+  return command({
+    area: 'user',
+    verb,
+    synopsis: '<username>',
+    help: verb === 'disable' ? 'disable a user: every session and socket of theirs ends within a second' : 'enable a disabled user again',
+    positionals: 1,
+    parse: (input) => input.positionals[0]!,
+    async run({ db, auth, out }, username) {
+      const store = new AuthStore(db, auth);
+      if (!(await store.setUserStatus(username, verb === 'disable' ? 'disabled' : 'active'))) throw new CliError(`No such user: ${username}`);
+      out(verb === 'disable' ? `${username} disabled; every session of theirs ended.` : `${username} enabled.`);
+    },
+  });
+}
+
+const userPassword = command({
+  area: 'user',
+  verb: 'password',
+  synopsis: '<username>',
+  help: 'set a new password (read from stdin, or NEW_PASSWORD); every session ends',
+  positionals: 1,
+  parse: async (input) => ({ username: input.positionals[0]!, password: await readPassword() }),
+  async run({ db, auth, out }, { username, password }) {
+    const store = new AuthStore(db, auth);
+    const user = await store.findUser(username);
+    if (!user) throw new CliError(`No such user: ${username}`);
+    await store.setPasswordHash(user.id, await hashPassword(password));
+    out(`Password of ${username} changed; every session of theirs ended.`);
+  },
+});
+
+const userList = command({
+  area: 'user',
+  verb: 'list',
+  synopsis: '',
+  help: 'list the users with their status, roles and portfolios',
+  parse: () => undefined,
+  async run({ db, out }) {
+    const users = await listUsers(db);
+    table(
+      out,
+      ['USER', 'STATUS', 'ROLES', 'PORTFOLIOS'],
+      users.map((u) => [u.username, u.status, u.permissions.join(',') || '-', u.portfolio_auth.join(',') || '-']),
+    );
+  },
+});
+
+// ---- brokers -------------------------------------------------------------------------------------
+
+const brokerAdd = command({
+  area: 'broker',
+  verb: 'add',
+  synopsis: '<name> [--logo /brokers/pepperstone.svg]',
+  help: 'add a broker (its logo: a path the app serves, or an https URL; none if omitted)',
+  positionals: 1,
+  options: { logo: 'one' },
+  parse(input) {
+    const logoPath = one(input, 'logo');
+    return { name: name('broker name', input.positionals[0]!), logo: logoPath === undefined ? '' : logo(logoPath) };
+  },
+  async run({ db, out }, b) {
+    await db.transaction(async (tx) => {
+      if (await brokerByName(tx, b.name)) throw new CliError(`A broker named '${b.name}' exists already.`);
+      await insertBroker(tx, { broker_name: b.name, img_path: b.logo, spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
+      await auditOperator(tx, 'brokers.add', { broker: b.name, img_path: b.logo });
+    });
+    out(`Broker '${b.name}' added.`);
+  },
+});
+
+const brokerList = command({
+  area: 'broker',
+  verb: 'list',
+  synopsis: '',
+  help: 'list the brokers',
+  parse: () => undefined,
+  async run({ db, out }) {
+    table(out, ['BROKER', 'LOGO'], (await listBrokers(db)).map((b) => [b.broker_name, b.img_path || '-']));
+  },
+});
+
+// ---- accounts ------------------------------------------------------------------------------------
+
+const accountAdd = command({
+  area: 'account',
+  verb: 'add',
+  synopsis:
+    '--broker <name> --login <login> --server <server> --name <account name> --currency EUR\n' +
+    '    --category <consolidate|global forex|global equity|SMA|AMC>\n' +
+    '    [--master <login>@<server>] [--ratio 0.5] [--leverage 100] [--server-name "Pepperstone Live 01"]',
+  help: 'register an account reported by a terminal agent; without --master it is a master, with it a follower\n' +
+    '      copying that master at --ratio (default 1)',
+  options: {
+    broker: 'one',
+    login: 'one',
+    server: 'one',
+    'server-name': 'one',
+    name: 'one',
+    currency: 'one',
+    category: 'one',
+    master: 'one',
+    ratio: 'one',
+    leverage: 'one',
+  },
+  parse(input) {
+    const master = one(input, 'master');
+    const ratioText = one(input, 'ratio');
+    if (ratioText !== undefined && master === undefined) throw invalid('--ratio is the copy ratio of a follower: give --master too.');
+    const srv = server(required(input, 'server', 'the trading server, as the terminal shows it'));
+    const serverName = one(input, 'server-name');
+    return {
+      broker: name('broker name', required(input, 'broker', 'a broker added with broker add')),
+      login: login(required(input, 'login', 'the trading login')),
+      server: srv,
+      serverName: serverName === undefined ? srv : name('server name', serverName),
+      name: name('account name', required(input, 'name', 'the name the app shows'), 200),
+      currency: currency(required(input, 'currency', 'the deposit currency, e.g. EUR')),
+      category: category(required(input, 'category', 'consolidate, global forex, global equity, SMA or AMC')),
+      master: master === undefined ? undefined : accountKey(master, 'master'),
+      ratio: ratioText === undefined ? 1 : ratio(ratioText),
+      leverage: leverage(one(input, 'leverage') ?? '100'),
+    };
+  },
+  async run({ db, out }, a) {
+    const label = accountLabel(a);
+    const accountId = await db.transaction(async (tx) => {
+      const broker = await requireBroker(tx, a.broker);
+      const existing = await accountByLogin(tx, a.login, a.server);
+      if (existing) throw new CliError(`The login ${label} is registered already (as '${existing.account_name}').`);
+      if (await accountNameTaken(tx, a.name)) throw new CliError(`An account named '${a.name}' exists already.`);
+      let masterId: number | null = null;
+      if (a.master) {
+        const m = await accountByLogin(tx, a.master.login, a.master.server);
+        if (!m) throw new CliError(`Unknown master ${accountLabel(a.master)}: register the master first.`);
+        if (!m.is_master) throw new CliError(`${accountLabel(a.master)} ('${m.account_name}') is a follower, not a master.`);
+        masterId = m.id;
+      }
+      // The account id the app's URLs use: <broker>-<login>, with the server too when that is taken.
+      let id = `${slug(broker.broker_name)}-${a.login}`;
+      if (await accountIdTaken(tx, id)) id = `${slug(broker.broker_name)}-${slug(a.server)}-${a.login}`;
+      if (await accountIdTaken(tx, id)) throw new CliError(`The account id ${id} is taken already.`);
+      await insertAgentAccount(tx, {
+        account_id: id,
+        account: a.login,
+        account_name: a.name,
+        broker_id: broker.id,
+        server: a.server,
+        server_name: a.serverName,
+        teiko_category: a.category,
+        currency: a.currency,
+        is_master: masterId === null,
+        master_id: masterId,
+        copy_ratio: masterId === null ? 1 : a.ratio,
+        leverage: a.leverage,
+      });
+      await auditOperator(tx, 'accounts.add', {
+        account: label,
+        account_id: id,
+        account_name: a.name,
+        broker: broker.broker_name,
+        category: a.category,
+        master: a.master ? accountLabel(a.master) : null,
+        copy_ratio: a.master ? a.ratio : null,
+      });
+      return id;
+    });
+    out(
+      a.master
+        ? `Account ${label} '${a.name}' (${accountId}) registered: follower of ${accountLabel(a.master)} at ratio ${a.ratio}.`
+        : `Account ${label} '${a.name}' (${accountId}) registered as a master.`,
+    );
+  },
+});
+
+const accountList = command({
+  area: 'account',
+  verb: 'list',
+  synopsis: '',
+  help: 'list the accounts: login@server, name, broker, category, currency, master and ratio, source',
+  parse: () => undefined,
+  async run({ db, out }) {
+    table(
+      out,
+      ['ACCOUNT', 'NAME', 'BROKER', 'CATEGORY', 'CCY', 'COPIES', 'RATIO', 'LEVERAGE', 'SOURCE'],
+      (await listAccountRegistry(db)).map((a) => [
+        `${a.account}@${a.server}`,
+        a.account_name,
+        a.broker_name,
+        a.teiko_category,
+        a.currency,
+        a.master ?? (a.is_master ? '(master)' : '-'),
+        a.master ? String(a.copy_ratio) : '',
+        String(a.leverage),
+        a.source,
+      ]),
+    );
+  },
+});
+
+// ---- symbols -------------------------------------------------------------------------------------
+
+const symbolMapCommand = command({
+  area: 'symbol',
+  verb: 'map',
+  synopsis: '--broker <name> <broker symbol> <canonical symbol>',
+  help: "map a broker's symbol to the product's (EURUSD.m → EURUSD); mapping it again replaces it",
+  positionals: 2,
+  options: { broker: 'one' },
+  parse: (input) => ({
+    broker: name('broker name', required(input, 'broker', 'the broker whose symbol this is')),
+    brokerSymbol: symbol('broker symbol', input.positionals[0]!),
+    symbol: symbol('canonical symbol', input.positionals[1]!),
+  }),
+  async run({ db, out }, s) {
+    const previous = await db.transaction(async (tx) => {
+      const broker = await requireBroker(tx, s.broker);
+      const before = (await symbolMap(tx, broker.id)).get(s.brokerSymbol);
+      await setSymbol(tx, broker.id, s.brokerSymbol, s.symbol);
+      await auditOperator(tx, 'symbols.map', { broker: broker.broker_name, broker_symbol: s.brokerSymbol, symbol: s.symbol, was: before ?? null });
+      return before;
+    });
+    out(`${s.broker}: ${s.brokerSymbol} → ${s.symbol}${previous && previous !== s.symbol ? ` (was ${previous})` : ''}.`);
+  },
+});
+
+const symbolList = command({
+  area: 'symbol',
+  verb: 'list',
+  synopsis: '[--broker <name>]',
+  help: "list the brokers' symbol names and the canonical symbols they map to",
+  options: { broker: 'one' },
+  parse: (input) => one(input, 'broker'),
+  async run({ db, out }, broker) {
+    if (broker !== undefined) await requireBroker(db, broker);
+    const rows = (await listSymbols(db)).filter((r) => broker === undefined || r.broker_name === broker);
+    table(out, ['BROKER', 'BROKER SYMBOL', 'SYMBOL'], rows.map((r) => [r.broker_name, r.broker_symbol, r.symbol]));
+  },
+});
+
+// ---- agents --------------------------------------------------------------------------------------
+
+const agentCreate = command({
+  area: 'agent',
+  verb: 'create',
+  synopsis: '<name> --account <login>@<server>:read|trade [--account …]',
+  help: 'issue a terminal agent its key, scoped to these accounts (read: it reports them; trade: it also\n' +
+    '      takes commands for them); the key is printed once and only its SHA-256 is stored',
+  positionals: 1,
+  options: { account: 'many' },
+  parse: (input) => ({ name: name('agent name', input.positionals[0]!), grants: grants(input.options.get('account') ?? []) }),
+  async run({ db, out }, a) {
+    const key = newToken();
+    try {
+      await db.transaction(async (tx) => {
+        const existing = await agentByName(tx, a.name);
+        if (existing) {
+          throw new CliError(
+            existing.revoked_at ? `An agent named ${a.name} existed and was revoked: pick another name.` : `An agent named ${a.name} exists already.`,
+          );
+        }
+        const accounts = await grantedAccounts(tx, a.grants);
+        const agentId = await insertAgent(tx, a.name, hashToken(key));
+        for (const { grant, id } of accounts) await grantAccount(tx, agentId, id, grant.rights);
+        await auditOperator(tx, 'agents.create', { agent: a.name, accounts: a.grants.map((g) => `${accountLabel(g)}:${g.rights}`) });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new CliError(`An agent named ${a.name} exists already.`);
+      throw err;
+    }
+    out(`Agent ${a.name} created for ${grantsText(a.grants)}.`);
+    out('Its key, shown this once (only its hash is stored): put it in the agent now.');
+    out(key);
+  },
+});
+
+const agentGrant = command({
+  area: 'agent',
+  verb: 'grant',
+  synopsis: '<name> --account <login>@<server>:read|trade [--account …]',
+  help: "give an agent more accounts, or change its rights on one it has",
+  positionals: 1,
+  options: { account: 'many' },
+  parse: (input) => ({ name: name('agent name', input.positionals[0]!), grants: grants(input.options.get('account') ?? []) }),
+  async run({ db, out }, a) {
+    await db.transaction(async (tx) => {
+      const agent = await agentByName(tx, a.name);
+      if (!agent) throw new CliError(`Unknown agent ${a.name}.`);
+      if (agent.revoked_at) throw new CliError(`The agent ${a.name} is revoked: create a new one.`);
+      for (const { grant, id } of await grantedAccounts(tx, a.grants)) await grantAccount(tx, agent.id, id, grant.rights);
+      await auditOperator(tx, 'agents.grant', { agent: a.name, accounts: a.grants.map((g) => `${accountLabel(g)}:${g.rights}`) });
+    });
+    out(`Agent ${a.name} now has ${grantsText(a.grants)}.`);
+  },
+});
+
+const agentRevoke = command({
+  area: 'agent',
+  verb: 'revoke',
+  synopsis: '<name>',
+  help: "revoke an agent's key: its next batch is refused",
+  positionals: 1,
+  parse: (input) => input.positionals[0]!,
+  async run({ db, out }, agentName) {
+    await db.transaction(async (tx) => {
+      if (!(await revokeAgent(tx, agentName, new Date()))) {
+        const agent = await agentByName(tx, agentName);
+        throw new CliError(agent ? `The agent ${agentName} is revoked already.` : `Unknown agent ${agentName}.`);
+      }
+      await auditOperator(tx, 'agents.revoke', { agent: agentName });
+    });
+    out(`Agent ${agentName} revoked: its key is refused from now on.`);
+  },
+});
+
+const agentList = command({
+  area: 'agent',
+  verb: 'list',
+  synopsis: '',
+  help: 'list the agents, whether revoked, and their accounts with rights',
+  parse: () => undefined,
+  async run({ db, out }) {
+    table(
+      out,
+      ['AGENT', 'CREATED', 'REVOKED', 'ACCOUNTS'],
+      (await listAgents(db)).map((a) => [a.name, iso(a.created_at), iso(a.revoked_at) || '-', a.accounts.join(', ') || '-']),
+    );
+  },
+});
+
+export const COMMANDS: readonly Command[] = [
+  userCreate,
+  statusCommand('disable'),
+  statusCommand('enable'),
+  userPassword,
+  userList,
+  brokerAdd,
+  brokerList,
+  accountAdd,
+  accountList,
+  symbolMapCommand,
+  symbolList,
+  agentCreate,
+  agentGrant,
+  agentRevoke,
+  agentList,
+];

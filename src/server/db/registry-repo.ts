@@ -1,0 +1,141 @@
+import type { Queryable } from './database.ts';
+
+/**
+ * What the operator's admin CLI (src/server/admin) registers and reads that the other repositories
+ * do not cover: users by name, brokers by name, accounts registered for terminal agents
+ * (source = 'agent'), agents by name whether revoked or not, and audit rows written by no signed-in user.
+ */
+
+export interface NewRegisteredUser {
+  username: string;
+  password_hash: string;
+  permissions: string[];
+  portfolio_auth: string[];
+}
+
+/** Adds an active user; undefined (nothing written) when that name is taken. */
+export async function insertNewUser(q: Queryable, u: NewRegisteredUser): Promise<number | undefined> {
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO users (username, password_hash, status, permissions, portfolio_auth)
+     VALUES ($1, $2, 'active', $3, $4) ON CONFLICT (username) DO NOTHING RETURNING id`,
+    [u.username, u.password_hash, u.permissions, u.portfolio_auth],
+  );
+  return rows[0]?.id;
+}
+
+export interface UserListRow {
+  username: string;
+  status: string;
+  permissions: string[];
+  portfolio_auth: string[];
+  created_at: Date;
+}
+
+export async function listUsers(q: Queryable): Promise<UserListRow[]> {
+  return q.query<UserListRow>('SELECT username, status, permissions, portfolio_auth, created_at FROM users ORDER BY username');
+}
+
+export async function brokerByName(q: Queryable, name: string): Promise<{ id: number; broker_name: string } | undefined> {
+  const rows = await q.query<{ id: number; broker_name: string }>('SELECT id, broker_name FROM brokers WHERE broker_name = $1', [name]);
+  return rows[0];
+}
+
+/** An account by its login on a trading server. */
+export interface RegisteredAccountRef {
+  id: number;
+  account_id: string;
+  account: string;
+  server: string;
+  account_name: string;
+  is_master: boolean;
+  source: string;
+}
+
+export async function accountByLogin(q: Queryable, login: string, server: string): Promise<RegisteredAccountRef | undefined> {
+  const rows = await q.query<RegisteredAccountRef>(
+    `SELECT id, account_id, account, server, account_name, is_master, source FROM accounts WHERE account = $1 AND server = $2`,
+    [login, server],
+  );
+  return rows[0];
+}
+
+export async function accountNameTaken(q: Queryable, accountName: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM accounts WHERE account_name = $1', [accountName])).length > 0;
+}
+
+export async function accountIdTaken(q: Queryable, accountId: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId])).length > 0;
+}
+
+export interface NewAgentAccount {
+  account_id: string;
+  account: string;
+  account_name: string;
+  broker_id: number;
+  server: string;
+  server_name: string;
+  teiko_category: string;
+  currency: string;
+  is_master: boolean;
+  master_id: number | null;
+  copy_ratio: number;
+  leverage: number;
+}
+
+/**
+ * Registers an account a terminal agent will report (source 'agent'). Its books start empty and its
+ * last update is the registration: if no agent reports it, it turns red after 2 minutes and raises
+ * the 'no update' alert after 10, counted from now.
+ */
+export async function insertAgentAccount(q: Queryable, a: NewAgentAccount): Promise<number> {
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category,
+       currency, is_master, master_id, copy_ratio, leverage, ping, last_update, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, now(), 'agent') RETURNING id`,
+    [
+      a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
+      a.is_master, a.master_id, a.copy_ratio, a.leverage,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+export interface AccountListRow {
+  account_id: string;
+  account: string;
+  server: string;
+  account_name: string;
+  broker_name: string;
+  teiko_category: string;
+  currency: string;
+  is_master: boolean;
+  /** login@server of its master; null for a master */
+  master: string | null;
+  copy_ratio: number;
+  leverage: number;
+  source: string;
+}
+
+export async function listAccountRegistry(q: Queryable): Promise<AccountListRow[]> {
+  return q.query<AccountListRow>(
+    `SELECT a.account_id, a.account, a.server, a.account_name, b.broker_name, a.teiko_category, a.currency, a.is_master,
+            CASE WHEN m.id IS NULL THEN NULL ELSE m.account || '@' || m.server END AS master,
+            a.copy_ratio, a.leverage, a.source
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id LEFT JOIN accounts m ON m.id = a.master_id
+     ORDER BY b.broker_name, a.account_name`,
+  );
+}
+
+/** An agent by name, revoked or not (a name stays taken after its key is revoked). */
+export async function agentByName(q: Queryable, name: string): Promise<{ id: number; revoked_at: Date | null } | undefined> {
+  const rows = await q.query<{ id: number; revoked_at: Date | null }>('SELECT id, revoked_at FROM agents WHERE name = $1', [name]);
+  return rows[0];
+}
+
+/** An audit row for a change made from the admin CLI (no signed-in user made it). */
+export async function auditOperator(q: Queryable, action: string, detail: object): Promise<void> {
+  await q.query('INSERT INTO audit_log (user_id, action, detail) VALUES (NULL, $1, $2)', [
+    action,
+    JSON.stringify({ ...detail, via: 'admin cli' }),
+  ]);
+}
