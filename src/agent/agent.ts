@@ -1,0 +1,138 @@
+/**
+ * The reference terminal agent: a Node command that speaks Ingest API v1 (src/shared/contract/ingest.ts)
+ * the way an Expert Advisor in MetaTrader would.
+ *
+ *   npm run agent -- replay <report file> --url http://127.0.0.1:8080 --key <agent key> \
+ *     [--login 51234567 --server Pepperstone-Live01] [--utc-offset 120]
+ *
+ * `replay` reads an MT5 Trade History Report (HTML in UTF-8 or UTF-16, or XLSX) or an MT4
+ * Statement.htm and pushes its deals (and the open positions it lists) in batches of at most 500
+ * deals. Replaying a report again, or one that overlaps it, changes nothing: deals are stored by ticket.
+ * The account is the report's own (its login and server) unless --login/--server name it.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import {
+  AGENT_KEY_HEADER,
+  IngestAnswer,
+  MAX_DEALS_PER_BATCH,
+  type IngestAccount,
+  type IngestBatch,
+  type IngestDeal,
+} from '#shared/contract/ingest.ts';
+import { parseStatement } from '#server/import/report.ts';
+
+export interface ReplayOptions {
+  url: string;
+  key: string;
+  login?: string;
+  server?: string;
+  utcOffsetMinutes: number;
+  /** Where progress goes (stdout by default). */
+  log?: (line: string) => void;
+}
+
+export interface ReplayResult {
+  batches: number;
+  deals: number;
+  booked: number;
+}
+
+class AgentError extends Error {}
+
+/** One agent session: batches numbered 1, 2, 3 …, each with its own id. */
+class Session {
+  private id = randomUUID();
+  private seq = 0;
+
+  constructor(
+    private readonly options: ReplayOptions,
+    private readonly account: { login: string; server: string },
+  ) {}
+
+  async send(content: Omit<IngestAccount, 'login' | 'server'>): Promise<IngestAnswer> {
+    for (let attempt = 0; ; attempt++) {
+      const batch: IngestBatch = {
+        session: this.id,
+        seq: ++this.seq,
+        batch_id: randomUUID(),
+        utc_offset_minutes: this.options.utcOffsetMinutes,
+        sent_at: Date.now(),
+        accounts: [{ ...this.account, ...content }],
+      };
+      const res = await fetch(new URL('/api/ingest/v1/batches', this.options.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [AGENT_KEY_HEADER]: this.options.key },
+        body: JSON.stringify(batch),
+      });
+      const body = (await res.json().catch(() => ({}))) as { message?: string };
+      if (!res.ok) throw new AgentError(`The server refused batch ${batch.seq} (${res.status}): ${body.message ?? res.statusText}`);
+      const answer = IngestAnswer.parse(body);
+      if (!answer.resync) return answer;
+      // A gap the server saw (a batch of ours lost): start a new session and send this one again.
+      if (attempt > 0) throw new AgentError('The server keeps asking for a resync.');
+      this.id = randomUUID();
+      this.seq = 0;
+    }
+  }
+}
+
+export async function replay(bytes: Uint8Array, fileName: string, options: ReplayOptions): Promise<ReplayResult> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const report = await parseStatement(bytes, fileName);
+  const login = options.login ?? report.account.login;
+  const server = options.server ?? report.account.server;
+  if (!login || !server) throw new AgentError('The report does not name its account: give --login and --server.');
+  for (const warning of report.warnings) log(`warning: ${warning}`);
+  const session = new Session(options, { login, server });
+  const pages: IngestDeal[][] = [];
+  for (let i = 0; i < report.deals.length; i += MAX_DEALS_PER_BATCH) pages.push(report.deals.slice(i, i + MAX_DEALS_PER_BATCH));
+  const result: ReplayResult = { batches: 0, deals: report.deals.length, booked: 0 };
+  for (const page of pages.length ? pages : [[]]) {
+    const answer = await session.send({ deals: { items: page, deleted: [] } });
+    result.batches++;
+    result.booked += answer.applied.deals;
+  }
+  if (report.positions.length) {
+    await session.send({ positions: { full: false, open: report.positions, closed: [] } });
+    result.batches++;
+  }
+  log(`${report.format}: ${result.deals} deals of ${login}@${server} sent in ${result.batches} batches; ${result.booked} rows booked.`);
+  return result;
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, file, ...rest] = argv;
+  if (command !== 'replay' || !file) {
+    process.stderr.write('usage: npm run agent -- replay <report file> --url <server> --key <agent key> [--login L --server S] [--utc-offset minutes]\n');
+    return 2;
+  }
+  const url = option(rest, 'url') ?? process.env.AGENT_URL;
+  const key = option(rest, 'key') ?? process.env.AGENT_KEY;
+  const offset = Number(option(rest, 'utc-offset') ?? '0');
+  if (!url || !key) {
+    process.stderr.write('Give the server (--url or AGENT_URL) and the agent key (--key or AGENT_KEY).\n');
+    return 2;
+  }
+  if (!Number.isInteger(offset) || offset < -720 || offset > 840) {
+    process.stderr.write('--utc-offset is the broker clock minus UTC in minutes, -720 to 840.\n');
+    return 2;
+  }
+  try {
+    await replay(fs.readFileSync(file), file, { url, key, login: option(rest, 'login'), server: option(rest, 'server'), utcOffsetMinutes: offset });
+    return 0;
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
