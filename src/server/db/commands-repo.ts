@@ -93,3 +93,14 @@ export async function tradingAgentOf(q: Queryable, accountId: number): Promise<n
   );
   return rows[0]?.agent_id;
 }
+
+/** Positions (by broker identifier) of an account with a close already on its way to the terminal. */
+export async function closingIdentifiers(q: Queryable, accountIds: readonly number[], now: Date): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await q.query<{ account_id: number; identifier: string }>(
+    `SELECT account_id, payload->>'identifier' AS identifier FROM commands
+     WHERE account_id = ANY($1::int[]) AND kind = 'close' AND state IN ('pending', 'sent') AND expires_at > $2`,
+    [[...accountIds], now],
+  );
+  return new Set(rows.map((r) => `${r.account_id}|${r.identifier}`));
+}

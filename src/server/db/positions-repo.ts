@@ -80,7 +80,7 @@ export async function saveMarks(q: Queryable, ps: readonly PositionRow[]): Promi
 }
 
 /** A position an agent reports, by its broker identifier. */
-export type ReportedPosition = Omit<PositionRow, 'id' | 'master_position_id' | 'exec_duration_ms'> & { identifier: number };
+export type ReportedPosition = Omit<PositionRow, 'id' | 'exec_duration_ms'> & { identifier: number };
 
 /**
  * Upserts an account's reported positions by (account, identifier); the lowest and highest marks
@@ -90,17 +90,17 @@ export async function upsertReportedPositions(q: Queryable, rows: readonly Repor
   await insertMany(
     q,
     'positions',
-    ['account_id', 'identifier', 'symbol', 'type', 'category', 'quantity', 'price_open', 'price_current', 'price_low', 'price_high',
+    ['account_id', 'identifier', 'master_position_id', 'symbol', 'type', 'category', 'quantity', 'price_open', 'price_current', 'price_low', 'price_high',
       'sl', 'tp', 'profit', 'swap', 'commission', 'fee', 'exec_duration_ms', 'opened_at'],
     rows.map((p) => [
-      p.account_id, p.identifier, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current, p.price_low, p.price_high,
+      p.account_id, p.identifier, p.master_position_id, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current, p.price_low, p.price_high,
       p.sl, p.tp, p.profit, p.swap, p.commission, p.fee, 0, new Date(p.opened_at * 1000),
     ]),
     `ON CONFLICT (account_id, identifier) WHERE identifier IS NOT NULL DO UPDATE SET symbol = EXCLUDED.symbol, type = EXCLUDED.type,
        category = EXCLUDED.category, quantity = EXCLUDED.quantity, price_open = EXCLUDED.price_open, price_current = EXCLUDED.price_current,
        price_low = least(positions.price_low, EXCLUDED.price_low), price_high = greatest(positions.price_high, EXCLUDED.price_high),
        sl = EXCLUDED.sl, tp = EXCLUDED.tp, profit = EXCLUDED.profit, swap = EXCLUDED.swap, commission = EXCLUDED.commission,
-       opened_at = EXCLUDED.opened_at`,
+       opened_at = EXCLUDED.opened_at, master_position_id = coalesce(EXCLUDED.master_position_id, positions.master_position_id)`,
   );
 }
 

@@ -4,6 +4,7 @@ import { eurRates } from '#shared/domain/fx.ts';
 import type { Database } from '#server/db/database.ts';
 import { listAccounts, listBrokers } from '#server/db/accounts-repo.ts';
 import {
+  closingIdentifiers,
   commandsByIds,
   expirePending,
   FINAL_STATES,
@@ -65,6 +66,7 @@ export class AgentBroker implements BrokerAdapter {
   private readonly polls = new Map<number, Set<() => void>>();
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  private events: Promise<void> = Promise.resolve();
   private seq = 0;
   private reports = 0;
 
@@ -195,13 +197,19 @@ export class AgentBroker implements BrokerAdapter {
       accounts,
       positions,
     };
+    const events: TradeEvent[] = [];
     for (const p of positions) {
       const account = accounts.get(p.account_id);
-      if (!before.has(p.id) && account) await this.emit({ kind: 'opened', position: p, account });
+      if (!before.has(p.id) && account) events.push({ kind: 'opened', position: p, account });
     }
     const closed = [...before.values()].filter((p) => !now.has(p.id));
-    if (closed.length) await this.emit({ kind: 'closed', positions: closed });
+    if (closed.length) events.push({ kind: 'closed', positions: closed });
     for (const l of this.listeners) l(this.current);
+    // Listeners (the copy engine) place orders that wait for other terminals: they run in order, but
+    // never hold up the report that caused them.
+    this.events = this.events.then(async () => {
+      for (const e of events) await this.emit(e);
+    });
   }
 
   private async emit(event: TradeEvent): Promise<void> {
@@ -217,8 +225,11 @@ export class AgentBroker implements BrokerAdapter {
   async open(order: OpenOrder): Promise<void> {
     const account = this.current.accounts.get(order.accountId);
     if (!account) throw conflict(`No terminal reports the account ${order.accountId}.`);
+    // A copy is sent, not waited for: the position shows when the follower's terminal reports it.
     await this.order(
       [{ accountId: order.accountId, kind: 'open', payload: { symbol: order.symbol, type: order.type.toLowerCase(), volume: order.quantity, sl: order.sl ?? 0, tp: order.tp ?? 0, master_position_id: order.masterPositionId } }],
+      undefined,
+      false,
     );
   }
 
@@ -236,9 +247,15 @@ export class AgentBroker implements BrokerAdapter {
     payload: (identifier: number, p: LivePosition) => Record<string, unknown>,
     inTx?: InTransaction,
   ): Promise<number> {
-    const mine = this.current.positions.filter((p) => positionIds.includes(p.id));
+    let mine = this.current.positions.filter((p) => positionIds.includes(p.id));
     if (mine.length === 0) return 0;
     const identifiers = await identifiersOf(this.db, mine.map((p) => p.id));
+    if (kind === 'close') {
+      // A position whose close is already on its way is not closed twice.
+      const closing = await closingIdentifiers(this.db, [...new Set(mine.map((p) => p.account_id))], new Date());
+      mine = mine.filter((p) => !closing.has(`${p.account_id}|${identifiers.get(p.id)}`));
+      if (mine.length === 0) return 0;
+    }
     return this.order(
       mine.map((p) => ({ accountId: p.account_id, kind, payload: payload(identifiers.get(p.id)!, p) })),
       inTx,
@@ -250,7 +267,11 @@ export class AgentBroker implements BrokerAdapter {
    * transaction) and waits for the terminals' answers. Returns how many were done; a refusal throws
    * with the terminal's message; no answer in time throws 504 (the outcome is unknown).
    */
-  private async order(orders: { accountId: number; kind: CommandKind; payload: Record<string, unknown> }[], inTx?: InTransaction): Promise<number> {
+  private async order(
+    orders: { accountId: number; kind: CommandKind; payload: Record<string, unknown> }[],
+    inTx?: InTransaction,
+    wait = true,
+  ): Promise<number> {
     // Commands live on the wall clock, whatever clock the market keeps.
     const now = Date.now();
     const commands: NewCommand[] = [];
@@ -273,6 +294,7 @@ export class AgentBroker implements BrokerAdapter {
       await inTx?.(tx);
     });
     for (const agentId of new Set(commands.map((c) => c.agentId))) for (const wake of [...(this.polls.get(agentId) ?? [])]) wake();
+    if (!wait) return 0;
     const answers = await this.answers(commands.map((c) => c.id));
     const refused = answers.find((a) => a.state === 'rejected');
     if (refused) throw new HttpError(422, `The terminal refused: ${refused.message ?? 'Update failed.'}`);

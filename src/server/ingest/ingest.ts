@@ -132,6 +132,7 @@ export class Ingest {
         return {
           account_id: account.id,
           identifier: p.identifier,
+          master_position_id: p.copy_of ?? null,
           symbol,
           type: p.type === 'buy' ? 'Buy' : 'Sell',
           category: categoryOf(symbol),

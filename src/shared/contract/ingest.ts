@@ -53,6 +53,8 @@ export const IngestPosition = z.strictObject({
   commission: Money.optional(),
   time: BrokerTime,
   comment: z.string().max(64).optional(),
+  /** A copy: the `master_position_id` of the open command that made it (keep it, e.g. in the comment). */
+  copy_of: Ticket.optional(),
 });
 export type IngestPosition = z.infer<typeof IngestPosition>;
 
