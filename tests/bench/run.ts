@@ -12,6 +12,7 @@ import { generateHistory } from '#server/market/history.ts';
 import { benchClient } from './client.ts';
 import { startProcess } from './spawn.ts';
 import { benchLiveTable } from './live-table.ts';
+import { benchIngest } from './ingest.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -58,6 +59,9 @@ console.table([
   { figure: 'deals / NAV rows / rebate rows', value: `${made.deals} / ${made.navRows} / ${made.rebateRows}` },
   { figure: 'embedded database size', value: `${dbMb.toFixed(1)} MB` },
 ]);
+
+// 1b. Ingest API v1: an agent's deals.
+console.table(Object.entries(await benchIngest()).map(([figure, value]) => ({ figure, value })));
 
 // 2. HTTP under load, from this process, against the server in another
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));

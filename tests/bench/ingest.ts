@@ -1,0 +1,66 @@
+// Ingest API v1 under load, in-process on the embedded database: 10,000 deals (5,000 round trips)
+// pushed by one agent in batches of 500, as a 10,000-deal report replay would; then the same again
+// (a replay of an overlapping report), which must change nothing.
+import { randomUUID } from 'node:crypto';
+import { buildApp } from '#server/app.ts';
+import { DEFAULT_AUTH, DEFAULT_MARKET } from '#server/config.ts';
+import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
+import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
+import { hashToken, newToken } from '#server/auth/tokens.ts';
+import type { IngestDeal } from '#shared/contract/ingest.ts';
+
+const DEALS = 10_000;
+
+export async function benchIngest(): Promise<Record<string, string>> {
+  const app = await buildApp({
+    port: 0, host: '127.0.0.1', dataDir: '', inMemory: true, databaseUrl: undefined, databaseSchema: undefined, redisUrl: undefined,
+    demo: false, staticDir: undefined, logLevel: 'silent', auth: DEFAULT_AUTH, market: { ...DEFAULT_MARKET, tickMs: 0 },
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const broker = await insertBroker(app.db, { broker_name: 'Bench', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
+    const account = await insertAccount(app.db, {
+      account_id: 'bench-1', account: '1', account_name: 'Bench', broker_id: broker, server: 'Bench-Live', server_name: 'Bench', teiko_category: 'SMA',
+      currency: 'USD', is_master: true, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
+    });
+    const key = newToken();
+    await grantAccount(app.db, await insertAgent(app.db, 'bench', hashToken(key)), account, 'read');
+    const t0 = Date.UTC(2026, 0, 5) / 1000;
+    const deals: IngestDeal[] = [];
+    for (let i = 0; i < DEALS / 2; i++) {
+      const base = { position_id: 100_000 + i, symbol: 'EURUSD', volume: 1, commission: -3.5, fee: 0, swap: 0 };
+      deals.push({ ...base, ticket: 2 * i + 1, time: t0 + i * 600, type: 0, entry: 'in', price: 1.1, profit: 0 });
+      deals.push({ ...base, ticket: 2 * i + 2, time: t0 + i * 600 + 300, type: 1, entry: 'out', price: 1.1005, profit: 50 });
+    }
+    const push = async () => {
+      const session = randomUUID();
+      const started = performance.now();
+      for (let seq = 1; seq <= DEALS / 500; seq++) {
+        const res = await fetch(`${url}/api/ingest/v1/batches`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-agent-key': key },
+          body: JSON.stringify({
+            session, seq, batch_id: randomUUID(), utc_offset_minutes: 0, sent_at: Date.now(),
+            accounts: [{ login: '1', server: 'Bench-Live', deals: { items: deals.slice((seq - 1) * 500, seq * 500), deleted: [] } }],
+          }),
+        });
+        if (!res.ok) throw new Error(`batch ${seq}: ${res.status} ${await res.text()}`);
+      }
+      return (performance.now() - started) / 1000;
+    };
+    const first = await push();
+    const again = await push();
+    const rows = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM deals WHERE kind = 'trade'");
+    return {
+      'ingest: 10,000 deals (5,000 round trips) in 20 batches': `${first.toFixed(2)} s (${Math.round(DEALS / first)} deals/s; target ≤ 5 s)`,
+      'ingest: the same 10,000 again (a replay: nothing changes)': `${again.toFixed(2)} s (${Math.round(DEALS / again)} deals/s)`,
+      'round trips booked': String(rows[0]?.n ?? 0),
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.table(Object.entries(await benchIngest()).map(([figure, value]) => ({ figure, value })));
+}
