@@ -15,6 +15,7 @@ import {
 import type { AppConfig } from './config.ts';
 import { isDatabaseUnavailable, openPglite, openPostgres, type Database } from './db/database.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { HttpError } from './http/errors.ts';
 import { migrate } from './db/migrations.ts';
 import { AuthStore } from './auth/auth-store.ts';
 import { authGuard } from './auth/guard.ts';
@@ -33,6 +34,7 @@ import { AgentBroker } from './ingest/agent-broker.ts';
 import { CompositeBroker } from './market/composite.ts';
 import { Ingest } from './ingest/ingest.ts';
 import { ingestRoutes } from './routes/ingest-routes.ts';
+import { importRoutes } from './routes/import-routes.ts';
 import { agentByKeyHash } from './db/agents-repo.ts';
 import { hashToken } from './auth/tokens.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
@@ -256,6 +258,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         .header('retry-after', '5')
         .send({ message: 'The database is unavailable at the moment. Please try again in a few seconds.' });
     }
+    // A deliberate answer: a 4xx, or a 503/504 the server chose (the market paused, a terminal that
+    // has not answered in time) with its message.
+    if (error instanceof HttpError) return reply.status(error.statusCode).send({ message: error.message });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });
     request.log.error({ err: error }, 'request failed');
@@ -314,6 +319,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(tradingRoutes, { db, market, copier, excursions });
   await app.register(rebatesRoutes, { db });
   await app.register(ingestRoutes, { db, ingest, agents });
+  await app.register(importRoutes, { db, ingest, agents });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
   await app.register(healthRoutes);
   await app.register(metricsPlugin);

@@ -338,6 +338,19 @@ describe.each(BACKENDS)('Ingest API v1 with fake terminals (%s)', (backend) => {
       expect(res.body.message).toBe('The terminal refused: Invalid stops [10016]');
     });
 
+    it("tells the user the outcome is unknown when the terminal answers 'expired', and that nothing changed on 'not_found'", async () => {
+      const late = editTp(1.101);
+      await answer((await poll()).body.commands[0]!.id, { state: 'expired' });
+      const unknown = await late;
+      expect(unknown.status).toBe(504);
+      expect(unknown.body.message).toBe('The terminal has not confirmed yet: the outcome is unknown. The order will not be sent again.');
+      const gone = editTp(1.102);
+      await answer((await poll()).body.commands[0]!.id, { state: 'not_found' });
+      const res = await gone;
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe('Take profit 1.102 and stop loss 1.07 set on 0 positions of EURUSD.');
+    });
+
     it('refuses an answer to a command of another agent, or a malformed one', async () => {
       const edit = editTp(1.1);
       const { body } = await poll();
