@@ -137,6 +137,7 @@ const WRITE_ROUTES = [
   'POST /api/copy-rules/allowed-pairs',
   'POST /api/bridge/start',
   'POST /api/bridge/stop',
+  'POST /api/accounts/import-statement',
 ];
 /**
  * Also refused to the investor, who has no permission at all: the rebates (read_rebate) and the

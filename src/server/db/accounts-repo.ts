@@ -242,7 +242,13 @@ export async function touchAccounts(q: Queryable, ids: readonly number[], at: Da
 }
 
 /** An account's broker (for its symbol names). */
-export async function accountBroker(q: Queryable, accountId: number): Promise<{ id: number; broker_id: number } | undefined> {
-  const rows = await q.query<{ id: number; broker_id: number }>('SELECT id, broker_id FROM accounts WHERE id = $1', [accountId]);
+export async function accountBroker(
+  q: Queryable,
+  accountId: number,
+): Promise<{ id: number; broker_id: number; account: string; source: AccountSource } | undefined> {
+  const rows = await q.query<{ id: number; broker_id: number; account: string; source: AccountSource }>(
+    'SELECT id, broker_id, account, source FROM accounts WHERE id = $1',
+    [accountId],
+  );
   return rows[0];
 }

@@ -226,6 +226,10 @@ export class Ingest {
     return this.ledger.write(async (tx) => {
       const account = await accountBroker(tx, accountId);
       if (!account) throw badRequest(`No account ${accountId}.`);
+      // The simulated market keeps its accounts' books: real deals would make them disagree.
+      if (account.source !== 'agent') {
+        throw badRequest(`The account ${account.account} is fed by the simulated market: statements import into real accounts only.`);
+      }
       const names = await symbolMap(tx, account.broker_id);
       const step = await this.applyDeals(tx, account, deals, [], (s) => names.get(s) ?? s, (t) => t - utcOffsetMinutes * 60);
       return { added: step.added, updated: step.updated, unchanged: step.unchanged };

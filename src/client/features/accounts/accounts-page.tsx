@@ -18,6 +18,7 @@ import { AccountStatsPanel } from './panels/account-stats-panel.tsx';
 import { HistoricalTradesPanel } from './panels/historical-trades-panel.tsx';
 import { LiveTradesPanel } from './panels/live-trades-panel.tsx';
 import { PerformancePanel } from './panels/performance-panel.tsx';
+import { StatementImport } from './statement-import.tsx';
 import './accounts.css';
 
 /** Accounts screen (SPEC §2): pick an account, then its information, stats, distribution, performance and trades. */
@@ -26,6 +27,7 @@ export function AccountsPage() {
   const { scope } = usePortfolio();
   const wide = useIsWide();
   const canReadRebate = hasPermission(session?.restrictions, 'read_rebate');
+  const canWrite = hasPermission(session?.restrictions, 'write');
   const accounts = useQuery(accountQueries.info(scope));
   const [chosen, setChosen] = useState<string | null>(null);
 
@@ -57,6 +59,7 @@ export function AccountsPage() {
               {account.is_master ? <span className="badge">Master</span> : null}
             </p>
           </div>
+          {canWrite ? <StatementImport account={account} /> : null}
         </header>
         <div className="account-overview">
           <AccountInfoPanel account={account} />

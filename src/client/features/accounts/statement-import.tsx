@@ -1,0 +1,186 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { STATEMENT_FILE_TYPES, UTC_OFFSET_MAX, UTC_OFFSET_MIN, type ImportStatementResponse } from '#shared/contract/import.ts';
+import { accountKeys } from '#client/api/queries/accounts.ts';
+import { dealKeys } from '#client/api/queries/deals.ts';
+import { IMPORT_FAILED, importStatement } from '#client/api/queries/statement-import.ts';
+import { Modal } from '#client/ui/modal.tsx';
+import './statement-import.css';
+
+export const CHOOSE_FILE = 'Choose a report file to import.';
+export const BAD_OFFSET = `Enter the broker's offset in hours from UTC, from ${UTC_OFFSET_MIN / 60} to ${UTC_OFFSET_MAX / 60}.`;
+/** More warnings than this are folded away under their count. */
+const OPEN_WARNINGS = 3;
+
+interface ImportTarget {
+  account_id: string;
+  /** The login, as the report names it. */
+  account: string;
+  account_name: string;
+}
+
+/** 'Import statement' beside the selected account's heading (write users only; the page decides). */
+export function StatementImport({ account }: { account: ImportTarget }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="button statement-import-trigger" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          <path
+            d="M12 15V4m0 0-4 4m4-4 4 4M5 14v4a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+        Import statement
+      </button>
+      {/* Keyed by account: another account's dialog starts empty. */}
+      {open ? <StatementImportDialog key={account.account_id} account={account} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+/** Hours as typed ('2', '-5', '5.5', '5,75') to whole minutes; null when not an offset on Earth. */
+export function offsetMinutes(text: string): number | null {
+  const trimmed = text.trim().replace(',', '.');
+  if (trimmed === '') return 0;
+  if (!/^[+-]?\d{1,2}(\.\d+)?$/.test(trimmed)) return null;
+  const minutes = Math.round(Number(trimmed) * 60);
+  return minutes >= UTC_OFFSET_MIN && minutes <= UTC_OFFSET_MAX ? minutes : null;
+}
+
+function StatementImportDialog({ account, onClose }: { account: ImportTarget; onClose: () => void }) {
+  const formId = useId();
+  const hintId = useId();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [offset, setOffset] = useState('0');
+  // What a number field cannot hold ('2h', '-') reaches React as '': remembered apart, so it is refused.
+  const [offsetUnreadable, setOffsetUnreadable] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [result, setResult] = useState<ImportStatementResponse | null>(null);
+  const mutation = useMutation({
+    mutationFn: importStatement,
+    onSuccess: (answer) => {
+      setResult(answer);
+      // The account's deals, stats, chart and figures are read again (in the background: the summary
+      // and the Import button do not wait for them).
+      void queryClient.invalidateQueries({ queryKey: dealKeys.all() });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.all() });
+    },
+    onError: (err) => setProblem(err instanceof Error && err.message ? err.message : IMPORT_FAILED),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setResult(null);
+    if (!file) {
+      setProblem(CHOOSE_FILE);
+      return;
+    }
+    const minutes = offsetUnreadable ? null : offsetMinutes(offset);
+    if (minutes === null) {
+      setProblem(BAD_OFFSET);
+      return;
+    }
+    setProblem(null);
+    mutation.mutate({ account: account.account_id, file, utcOffsetMinutes: minutes });
+  };
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title="Import statement"
+      className="statement-import-dialog"
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Done
+          </button>
+          <button type="submit" form={formId} className="button primary" disabled={mutation.isPending}>
+            {mutation.isPending ? 'Importing...' : 'Import'}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className="statement-import-form" onSubmit={submit} noValidate>
+        <p className="statement-import-lead">
+          Into <strong>{account.account_name}</strong> · {account.account}
+        </p>
+        <label className="field statement-import-file">
+          <span>Report file</span>
+          <input
+            type="file"
+            accept={STATEMENT_FILE_TYPES}
+            data-autofocus
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setResult(null);
+              setProblem(null);
+            }}
+          />
+        </label>
+        <label className="field">
+          <span>Broker time offset (hours from UTC)</span>
+          <input
+            type="number"
+            step="any"
+            min={UTC_OFFSET_MIN / 60}
+            max={UTC_OFFSET_MAX / 60}
+            value={offset}
+            aria-describedby={hintId}
+            onChange={(e) => {
+              setOffset(e.target.value);
+              setOffsetUnreadable(e.target.validity.badInput);
+            }}
+          />
+        </label>
+        <p id={hintId} className="statement-import-hint">
+          MetaTrader reports show the broker's server time; many brokers run at 2 in winter and 3 in summer. Trade history
+          report (.htm, .html, .xlsx) or MT4 statement, at most 20 MB.
+        </p>
+        {/* Always present, so that a summary arriving is announced. */}
+        <div role="status" className="statement-import-result">
+          {result ? <ImportSummary result={result} /> : null}
+        </div>
+        {problem ? (
+          <p role="alert" className="form-error">
+            {problem}
+          </p>
+        ) : null}
+      </form>
+    </Modal>
+  );
+}
+
+function ImportSummary({ result }: { result: ImportStatementResponse }) {
+  const { added, updated, skipped, warnings } = result;
+  const list = (
+    <ul className="statement-import-warnings">
+      {warnings.map((w, i) => (
+        <li key={i}>{w}</li>
+      ))}
+    </ul>
+  );
+  const label = `${warnings.length} ${warnings.length === 1 ? 'warning' : 'warnings'}`;
+  return (
+    <>
+      <p className="statement-import-summary">{`Imported: ${added} added, ${updated} updated, ${skipped} skipped.`}</p>
+      {warnings.length === 0 ? null : warnings.length <= OPEN_WARNINGS ? (
+        <>
+          <p className="statement-import-warnings-title">{label}:</p>
+          {list}
+        </>
+      ) : (
+        <details className="statement-import-details">
+          <summary>{label}</summary>
+          {list}
+        </details>
+      )}
+    </>
+  );
+}
