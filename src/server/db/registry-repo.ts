@@ -1,3 +1,4 @@
+import { insertAccount, type NewAccount } from './accounts-repo.ts';
 import type { Queryable } from './database.ts';
 
 /**
@@ -67,37 +68,15 @@ export async function accountIdTaken(q: Queryable, accountId: string): Promise<b
   return (await q.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId])).length > 0;
 }
 
-export interface NewAgentAccount {
-  account_id: string;
-  account: string;
-  account_name: string;
-  broker_id: number;
-  server: string;
-  server_name: string;
-  teiko_category: string;
-  currency: string;
-  is_master: boolean;
-  master_id: number | null;
-  copy_ratio: number;
-  leverage: number;
-}
+/** An account an operator registers for a terminal agent. */
+export type NewAgentAccount = Omit<NewAccount, 'ping' | 'last_update' | 'source'>;
 
 /**
- * Registers an account a terminal agent will report (source 'agent'). Its books start empty and its
- * last update is the registration: if no agent reports it, it turns red after 2 minutes and raises
- * the 'no update' alert after 10, counted from now.
+ * Registers an account reported by terminal agents (source 'agent'). Its freshness counts from now:
+ * red after 2 minutes without a report, alerted on after 10.
  */
 export async function insertAgentAccount(q: Queryable, a: NewAgentAccount): Promise<number> {
-  const rows = await q.query<{ id: number }>(
-    `INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category,
-       currency, is_master, master_id, copy_ratio, leverage, ping, last_update, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, now(), 'agent') RETURNING id`,
-    [
-      a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
-      a.is_master, a.master_id, a.copy_ratio, a.leverage,
-    ],
-  );
-  return rows[0]!.id;
+  return insertAccount(q, { ...a, ping: 0, last_update: Math.floor(Date.now() / 1000), source: 'agent' });
 }
 
 export interface AccountListRow {
