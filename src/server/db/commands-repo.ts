@@ -1,4 +1,3 @@
-import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
 export type CommandKind = 'modify' | 'close' | 'open';
@@ -25,13 +24,21 @@ export interface CommandRow {
   expires_at: Date;
 }
 
-export async function insertCommands(q: Queryable, commands: readonly NewCommand[]): Promise<void> {
-  await insertMany(
-    q,
-    'commands',
-    ['id', 'agent_id', 'account_id', 'kind', 'payload', 'state', 'created_at', 'expires_at'],
-    commands.map((c) => [c.id, c.agentId, c.accountId, c.kind, JSON.stringify(c.payload), 'pending', c.createdAt, c.expiresAt]),
-  );
+/**
+ * Queues commands; returns the ids queued. A close of a position that already has one on its way is
+ * not queued (a unique index: two processes or two orders racing cannot send a position two closes).
+ */
+export async function insertCommands(q: Queryable, commands: readonly NewCommand[]): Promise<Set<string>> {
+  const queued = new Set<string>();
+  for (const c of commands) {
+    const rows = await q.query<{ id: string }>(
+      `INSERT INTO commands (id, agent_id, account_id, kind, payload, state, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+      [c.id, c.agentId, c.accountId, c.kind, JSON.stringify(c.payload), c.createdAt, c.expiresAt],
+    );
+    if (rows[0]) queued.add(rows[0].id);
+  }
+  return queued;
 }
 
 /** Hands an agent its pending commands, once: they are 'sent' from now on and never handed out again. */
@@ -94,12 +101,16 @@ export async function tradingAgentOf(q: Queryable, accountId: number): Promise<n
   return rows[0]?.agent_id;
 }
 
-/** Positions (by broker identifier) of an account with a close already on its way to the terminal. */
+/**
+ * Positions (by broker identifier) of these accounts with a close on its way to the terminal, or
+ * done within the last minute (the terminal's next report has not shown it gone yet): "account|identifier".
+ */
 export async function closingIdentifiers(q: Queryable, accountIds: readonly number[], now: Date): Promise<Set<string>> {
   if (accountIds.length === 0) return new Set();
   const rows = await q.query<{ account_id: number; identifier: string }>(
     `SELECT account_id, payload->>'identifier' AS identifier FROM commands
-     WHERE account_id = ANY($1::int[]) AND kind = 'close' AND state IN ('pending', 'sent') AND expires_at > $2`,
+     WHERE account_id = ANY($1::int[]) AND kind = 'close'
+       AND ((state IN ('pending', 'sent') AND expires_at > $2) OR (state = 'done' AND answered_at > $2::timestamptz - interval '1 minute'))`,
     [[...accountIds], now],
   );
   return new Set(rows.map((r) => `${r.account_id}|${r.identifier}`));

@@ -290,6 +290,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX commands_agent_state ON commands(agent_id, state);
     `,
   },
+  {
+    version: 7,
+    name: 'one close at a time per position',
+    sql: `
+      CREATE UNIQUE INDEX commands_one_close ON commands(account_id, (payload->>'identifier'))
+        WHERE kind = 'close' AND state IN ('pending', 'sent');
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

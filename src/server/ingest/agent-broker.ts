@@ -289,13 +289,14 @@ export class AgentBroker implements BrokerAdapter {
         expiresAt: new Date(now + this.options.commandTtlMs),
       });
     }
-    await this.db.transaction(async (tx) => {
-      await insertCommands(tx, commands);
+    const queued = await this.db.transaction(async (tx) => {
+      const ids = await insertCommands(tx, commands);
       await inTx?.(tx);
+      return ids;
     });
     for (const agentId of new Set(commands.map((c) => c.agentId))) for (const wake of [...(this.polls.get(agentId) ?? [])]) wake();
-    if (!wait) return 0;
-    const answers = await this.answers(commands.map((c) => c.id));
+    if (!wait || queued.size === 0) return 0;
+    const answers = await this.answers([...queued]);
     const refused = answers.find((a) => a.state === 'rejected');
     if (refused) throw new HttpError(422, `The terminal refused: ${refused.message ?? 'Update failed.'}`);
     if (answers.some((a) => !FINAL_STATES.includes(a.state) || a.state === 'expired')) {
