@@ -237,7 +237,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await market.start();
   const excursions = new ExcursionCache(db, config.market.now);
   await excursions.refresh(true);
-  const hub = new LiveHub(excursions, config.market.feedIntervalMs);
+  const hub = new LiveHub(excursions, config.market.feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'));
   market?.onUpdate((snapshot) => hub.update(snapshot));
   app.decorate('market', market);
   app.decorate('copier', copier);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestAccount, IngestAnswer, IngestBatch, IngestDeal } from '#shared/contract/ingest.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
@@ -127,6 +128,22 @@ describe.each(BACKENDS)('Ingest API v1 with fake terminals (%s)', (backend) => {
     );
     // The broker's suffix is mapped, an unset stop (0) is null, and the broker's clock is taken back to UTC.
     expect(position).toEqual({ symbol: 'EURUSD', sl: null, tp: 1.09, opened_at: new Date('2026-11-24T08:00:00Z') });
+  });
+
+  it("feeds a signed-in socket the terminal's position though no quote gave a rate to EUR", async () => {
+    const ticket = await http<{ data: { ticket: string } }>(server, 'POST', '/api/ws-ticket', { key: admin });
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws/brokers/live-positions-aggregate?portfolio=SMA&token=${ticket.body.data.ticket}`);
+    const first = await new Promise<{ positionsAggregate: { u_symbol: string; quantity: number; profit: number }[] }>((resolve, reject) => {
+      socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString()) as never));
+      socket.once('error', reject);
+    });
+    expect(first.positionsAggregate).toEqual([expect.objectContaining({ u_symbol: 'EURUSD', quantity: 0.5, profit: 59.75 })]);
+    // A snapshot after the next report, computed by the hub's timer: the server keeps serving.
+    const next = new Promise((resolve) => socket.once('message', resolve));
+    await terminal.send(terminal.batch({}));
+    await next;
+    socket.close();
+    expect((await http(server, 'GET', '/health')).status).toBe(200);
   });
 
   it('books a partial close and the rest as two round trips at the volume-weighted open', async () => {

@@ -35,7 +35,16 @@ export function aggregatePositions(
     groups.set(key, g);
   }
   const rates = snapshot.rates;
-  const eur = (amount: number, currency: string) => convert(amount, currency, 'EUR', rates);
+  // A currency without a rate yet (a terminal that sends no quotes) is shown unconverted rather
+  // than failing the whole feed.
+  const safely = (amount: number, from: string, to: string) => {
+    try {
+      return convert(amount, from, to, rates);
+    } catch {
+      return amount;
+    }
+  };
+  const eur = (amount: number, currency: string) => safely(amount, currency, 'EUR');
   const rows: Position[] = [];
   for (const { legs, accounts } of groups.values()) {
     const first = legs[0]!;
@@ -45,7 +54,7 @@ export function aggregatePositions(
     const lots = legs.reduce((s, p) => s + p.quantity, 0);
     const currencies = new Set(accounts.map((a) => a.currency));
     const currency = currencies.size === 1 ? a0.currency : 'EUR';
-    const inRowCurrency = (amount: number, from: string) => convert(amount, from, currency, rates);
+    const inRowCurrency = (amount: number, from: string) => safely(amount, from, currency);
     const profit = legs.reduce((s, p, i) => s + inRowCurrency(p.profit, accounts[i]!.currency), 0);
     const profitEur = legs.reduce((s, p, i) => s + eur(p.profit, accounts[i]!.currency), 0);
     const feeEur = legs.reduce((s, p, i) => s + eur(p.commission + p.fee, accounts[i]!.currency), 0);
@@ -55,7 +64,7 @@ export function aggregatePositions(
       legs.map((p, i) => ({
         lots: p.quantity,
         openPrice: p.price_open,
-        costsQuote: convert(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote, rates),
+        costsQuote: safely(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote),
       })),
       inst.contract,
     );

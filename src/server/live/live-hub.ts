@@ -66,6 +66,7 @@ export class LiveHub {
     private readonly excursions: ExcursionCache,
     private readonly intervalMs: number,
     private readonly now: () => number = Date.now,
+    private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
   get socketCount(): number {
@@ -110,7 +111,14 @@ export class LiveHub {
   broadcast(snapshot: MarketSnapshot): void {
     void this.excursions.refresh().catch(() => undefined);
     for (const feed of this.feeds.values()) {
-      const text = this.message(snapshot, feed.sub);
+      let text: string;
+      try {
+        text = this.message(snapshot, feed.sub);
+      } catch (err) {
+        // One feed's fault (a defect) must not take the other feeds, or the process, down.
+        this.onError(err);
+        continue;
+      }
       for (const socket of feed.sockets) {
         // A socket that cannot keep up skips snapshots instead of buffering without bound.
         if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED) {
