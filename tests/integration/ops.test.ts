@@ -116,6 +116,7 @@ describe.each(BACKENDS)('the operator’s view (%s)', (backend) => {
     expect(doc.openapi.startsWith('3.1')).toBe(true);
     expect(doc.info).toMatchObject({ title: 'Copy-trading monitor API', version });
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    expect(doc.components.securitySchemes.agentKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-agent-key' });
 
     const operation = (method: string, url: string) => doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
     // Swagger UI's own page and assets (/api/docs/…) serve the document; they are not part of the API.
@@ -126,7 +127,9 @@ describe.each(BACKENDS)('the operator’s view (%s)', (backend) => {
       expect(op, `${method} ${url}`).toBeDefined();
       expect(Object.keys(op!.responses), `${method} ${url}`).toContain('200');
       const publicRoute = url === '/api/login' || url === '/api/openapi.json';
-      expect({ url, security: op!.security }).toEqual({ url, security: publicRoute ? [] : [{ apiKey: [] }] });
+      // The ingest API takes a terminal agent's key, not a session.
+      const scheme = url.startsWith('/api/ingest/') ? { agentKey: [] } : { apiKey: [] };
+      expect({ url, security: op!.security }).toEqual({ url, security: publicRoute ? [] : [scheme] });
     }
     // Request schemas come from the shared zod contract.
     expect(operation('POST', '/api/login')?.requestBody).toBeDefined();

@@ -3,11 +3,13 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { AGENT_KEY_HEADER } from '#shared/contract/ingest.ts';
 import { API_KEY_HEADER } from '#shared/contract/common.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/api/docs';
 const SECURITY_SCHEME = 'apiKey';
+const AGENT_SCHEME = 'agentKey';
 
 const { version } = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -43,13 +45,15 @@ const documentRoute: SwaggerTransform = (document) => {
   const { schema, url } = zodToJsonSchema({ ...document, schema: visible });
   const own = schema as FastifySchema & { description?: string };
   const keyed = /^\/api(\/|$)/.test(url) && document.route.config?.public !== true;
+  // The ingest API (config.agent) takes a terminal agent's key instead.
+  const scheme = document.route.config?.agent === true ? AGENT_SCHEME : SECURITY_SCHEME;
   return {
     url,
     schema: {
       ...own,
       tags: [tagOf(url)],
       ...(websocket ? { description: own.description ? `${WS_DESCRIPTION}\n\n${own.description}` : WS_DESCRIPTION } : {}),
-      security: keyed ? [{ [SECURITY_SCHEME]: [] }] : [],
+      security: keyed ? [{ [scheme]: [] }] : [],
     },
   };
 };
@@ -66,7 +70,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Copy-trading monitor API',
         version,
         description:
-          'Sign in with POST /api/login and send the returned api_key in the x-api-key header on every other /api call.',
+          'Sign in with POST /api/login and send the returned api_key in the x-api-key header on every other /api call. ' +
+          'Terminal agents call /api/ingest/v1/… with their own key in the x-agent-key header instead.',
       },
       components: {
         securitySchemes: {
@@ -75,6 +80,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             in: 'header',
             name: API_KEY_HEADER,
             description: 'The api_key from POST /api/login (a session token).',
+          },
+          [AGENT_SCHEME]: {
+            type: 'apiKey',
+            in: 'header',
+            name: AGENT_KEY_HEADER,
+            description: "A terminal agent's key, issued once by `npm run admin -- agent create` (README 'Connecting real accounts').",
           },
         },
       },
