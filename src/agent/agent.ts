@@ -9,6 +9,12 @@
  * Statement.htm and pushes its deals (and the open positions it lists) in batches of at most 500
  * deals. Replaying a report again, or one that overlaps it, changes nothing: deals are stored by ticket.
  * The account is the report's own (its login and server) unless --login/--server name it.
+ *
+ *   npm run agent -- simulate --print-setup [--seed 42]      # the admin commands that register its accounts
+ *   npm run agent -- simulate --url http://127.0.0.1:8080 --key <agent key> [--seed 42] [--seconds 60]
+ *
+ * `simulate` runs the simulated market here and reports its accounts as a terminal agent would
+ * (src/agent/simulate.ts).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,6 +28,7 @@ import {
   type IngestDeal,
 } from '#shared/contract/ingest.ts';
 import { parseStatement } from '#server/import/report.ts';
+import { runAsAgent, setupCommands, startSimulation } from './simulate.ts';
 
 export interface ReplayOptions {
   url: string;
@@ -107,10 +114,48 @@ function option(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
+async function simulateCommand(args: string[]): Promise<number> {
+  const seed = Number(option(args, 'seed') ?? '42');
+  if (!Number.isInteger(seed)) {
+    process.stderr.write('--seed is a whole number.\n');
+    return 2;
+  }
+  const printSetup = args.includes('--print-setup');
+  const url = option(args, 'url') ?? process.env.AGENT_URL;
+  const key = option(args, 'key') ?? process.env.AGENT_KEY;
+  if (!printSetup && (!url || !key)) {
+    process.stderr.write('Give the server (--url or AGENT_URL) and the agent key (--key or AGENT_KEY), or --print-setup.\n');
+    return 2;
+  }
+  const sim = await startSimulation(seed, printSetup ? 0 : 1_000);
+  try {
+    if (printSetup) {
+      process.stdout.write(`${setupCommands(sim, `simulated-${seed}`).join('\n')}\n`);
+      return 0;
+    }
+    const seconds = Number(option(args, 'seconds') ?? 'Infinity');
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+    process.once('SIGTERM', () => stop.abort());
+    if (Number.isFinite(seconds)) setTimeout(() => stop.abort(), seconds * 1000).unref();
+    await runAsAgent(sim, { url: url!, key: key!, everyMs: 1_000, signal: stop.signal, log: (l) => process.stdout.write(`${l}\n`) });
+    return 0;
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await sim.stop();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, file, ...rest] = argv;
+  if (command === 'simulate') return simulateCommand(argv.slice(1));
   if (command !== 'replay' || !file) {
-    process.stderr.write('usage: npm run agent -- replay <report file> --url <server> --key <agent key> [--login L --server S] [--utc-offset minutes]\n');
+    process.stderr.write(
+      'usage: npm run agent -- replay <report file> --url <server> --key <agent key> [--login L --server S] [--utc-offset minutes]\n' +
+        '       npm run agent -- simulate (--print-setup | --url <server> --key <agent key>) [--seed 42] [--seconds N]\n',
+    );
     return 2;
   }
   const url = option(rest, 'url') ?? process.env.AGENT_URL;

@@ -1,0 +1,168 @@
+/**
+ * `npm run agent -- simulate`: the simulated market's accounts as terminal agents. The simulated
+ * market runs in this process (its own embedded database, the same seed) and reports every account
+ * over Ingest API v1 once a second: the account state, every open position, the deals closed since
+ * the last report (each closed trade as its MT5 in and out deals, cash flows as balance deals) and
+ * the quotes. The server then sees the demo's accounts through the real path, as real accounts.
+ */
+import { randomUUID } from 'node:crypto';
+import { AGENT_KEY_HEADER, IngestAnswer, MAX_ACCOUNTS_PER_BATCH, MAX_DEALS_PER_BATCH, type IngestAccount, type IngestBatch, type IngestDeal } from '#shared/contract/ingest.ts';
+import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import { CopyEngine } from '#server/copy/copy-engine.ts';
+import { listBrokers, type BrokerRow } from '#server/db/accounts-repo.ts';
+import { openPglite, type Database } from '#server/db/database.ts';
+import { migrate } from '#server/db/migrations.ts';
+import { Ledger } from '#server/ledger/ledger.ts';
+import type { LiveAccount } from '#server/market/adapter.ts';
+import { generateHistory } from '#server/market/history.ts';
+import { SimulatedMarket } from '#server/market/simulated-market.ts';
+
+export interface Simulation {
+  db: Database;
+  market: SimulatedMarket;
+  brokers: BrokerRow[];
+  accounts: LiveAccount[];
+  stop(): Promise<void>;
+}
+
+/** The simulated market of this seed, with a month of history, running in this process. */
+export async function startSimulation(seed: number, tickMs: number): Promise<Simulation> {
+  const db = await openPglite(null);
+  await migrate(db);
+  await generateHistory(db, { seed, now: Date.now(), months: 1 });
+  const ledger = new Ledger(db);
+  const market = new SimulatedMarket(db, ledger, { seed, now: Date.now, tickMs, autoTrade: true, flushEvery: 3 });
+  const copier = new CopyEngine(db, market);
+  await copier.start();
+  await market.start();
+  return {
+    db,
+    market,
+    brokers: await listBrokers(db),
+    accounts: [...market.snapshot().accounts.values()],
+    async stop() {
+      copier.stop();
+      await market.stop();
+      await db.close();
+    },
+  };
+}
+
+/** The admin CLI commands that register this simulation's brokers and accounts, and its agent. */
+export function setupCommands(sim: Simulation, agentName: string): string[] {
+  const byId = new Map(sim.accounts.map((a) => [a.id, a]));
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  return [
+    ...sim.brokers.map((b) => `npm run admin -- broker add ${q(b.broker_name)} --logo ${q(b.img_path)}`),
+    ...[...sim.accounts]
+      .sort((a, b) => Number(a.is_master === b.is_master ? a.id - b.id : a.is_master ? -1 : 1))
+      .map((a) => {
+        const master = a.master_id === null ? undefined : byId.get(a.master_id);
+        return (
+          `npm run admin -- account add --broker ${q(a.broker.broker_name)} --login ${a.account} --server ${a.server} ` +
+          `--name ${q(a.account_name)} --currency ${a.currency} --category ${q(a.teiko_category)} --leverage ${a.leverage}` +
+          (master ? ` --master ${master.account}@${master.server} --ratio ${a.copy_ratio}` : '')
+        );
+      }),
+    `npm run admin -- agent create ${agentName} ${sim.accounts.map((a) => `--account ${a.account}@${a.server}:trade`).join(' ')}`,
+  ];
+}
+
+interface DealRow {
+  id: number;
+  account_id: number;
+  kind: 'trade' | 'deposit' | 'withdrawal';
+  symbol: string | null;
+  type: 'Buy' | 'Sell' | null;
+  quantity: number;
+  open_price: number | null;
+  close_price: number | null;
+  opened_at: Date | null;
+  datetime: Date;
+  amount: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+}
+
+/** A closed trade as MT5 deals (in, then out, on a position of its own); a cash flow as a balance deal. */
+export function asMt5Deals(d: DealRow): IngestDeal[] {
+  const s = (t: Date) => Math.floor(t.getTime() / 1000);
+  if (d.kind !== 'trade') {
+    return [{ ticket: d.id * 2, position_id: 0, time: s(d.datetime), type: 2, entry: 'in', symbol: '', volume: 0, price: 0, commission: 0, fee: 0, swap: 0, profit: d.amount }];
+  }
+  const buy = d.type === 'Buy';
+  const common = { position_id: d.id, symbol: d.symbol ?? '', volume: d.quantity };
+  return [
+    { ...common, ticket: d.id * 2, time: s(d.opened_at ?? d.datetime), type: buy ? 0 : 1, entry: 'in', price: d.open_price ?? 0, commission: 0, fee: 0, swap: 0, profit: 0 },
+    { ...common, ticket: d.id * 2 + 1, time: s(d.datetime), type: buy ? 1 : 0, entry: 'out', price: d.close_price ?? 0, commission: d.commission, fee: d.fee, swap: d.swap, profit: d.profit },
+  ];
+}
+
+/** Reports the simulation to a server as one agent, every `everyMs`, until `signal` aborts. */
+export async function runAsAgent(sim: Simulation, options: { url: string; key: string; everyMs: number; signal?: AbortSignal; log?: (line: string) => void }): Promise<number> {
+  const session = randomUUID();
+  let seq = 0;
+  let lastDeal = 0;
+  let reports = 0;
+  const send = async (accounts: IngestAccount[]) => {
+    const batch: IngestBatch = { session, seq: ++seq, batch_id: randomUUID(), utc_offset_minutes: 0, sent_at: Date.now(), accounts };
+    const res = await fetch(new URL('/api/ingest/v1/batches', options.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [AGENT_KEY_HEADER]: options.key },
+      body: JSON.stringify(batch),
+    });
+    const body = (await res.json().catch(() => ({}))) as { message?: string };
+    if (!res.ok) throw new Error(`The server refused batch ${batch.seq} (${res.status}): ${body.message ?? res.statusText}`);
+    if (IngestAnswer.parse(body).resync) throw new Error('The server asked for a resync: start the simulation again.');
+  };
+  while (!options.signal?.aborted) {
+    const snap = sim.market.snapshot();
+    const quotes = FOREX_PAIRS.flatMap((symbol) => {
+      const mid = snap.mids.get(symbol);
+      return mid === undefined ? [] : [{ symbol, bid: mid, ask: mid }];
+    });
+    const deals = await sim.db.query<DealRow>(
+      `SELECT id, account_id, kind, symbol, type, quantity, open_price, close_price, opened_at, datetime, amount, profit, swap, commission, fee
+       FROM deals WHERE id > $1 ORDER BY id`,
+      [lastDeal],
+    );
+    const byAccount = new Map<number, IngestDeal[]>();
+    for (const d of deals) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), ...asMt5Deals(d)]);
+    const reportsOf: IngestAccount[] = [];
+    for (const a of snap.accounts.values()) {
+      const mine = byAccount.get(a.id) ?? [];
+      for (let i = 0; i < Math.max(1, mine.length); i += MAX_DEALS_PER_BATCH) {
+        reportsOf.push({
+          login: a.account,
+          server: a.server,
+          ...(i === 0
+            ? {
+                state: { balance: a.balance, equity: a.equity, margin: a.margin, free_margin: a.equity - a.margin, leverage: a.leverage, currency: a.currency },
+                positions: {
+                  full: true,
+                  closed: [],
+                  open: snap.positions
+                    .filter((p) => p.account_id === a.id)
+                    .map((p) => ({
+                      identifier: p.id, symbol: p.symbol, type: p.type === 'Buy' ? ('buy' as const) : ('sell' as const), volume: p.quantity,
+                      price_open: p.price_open, price_current: p.price_current, sl: p.sl ?? 0, tp: p.tp ?? 0, profit: p.profit, swap: p.swap,
+                      commission: p.commission, time: p.opened_at,
+                    })),
+                },
+                quotes,
+              }
+            : {}),
+          ...(mine.length ? { deals: { items: mine.slice(i, i + MAX_DEALS_PER_BATCH), deleted: [] } } : {}),
+        });
+      }
+    }
+    for (let i = 0; i < reportsOf.length; i += MAX_ACCOUNTS_PER_BATCH) await send(reportsOf.slice(i, i + MAX_ACCOUNTS_PER_BATCH));
+    lastDeal = deals.at(-1)?.id ?? lastDeal;
+    reports++;
+    await new Promise((resolve) => setTimeout(resolve, options.everyMs));
+  }
+  options.log?.(`${reports} reports of ${sim.accounts.length} accounts sent.`);
+  return reports;
+}
