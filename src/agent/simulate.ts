@@ -10,6 +10,7 @@ import { AGENT_KEY_HEADER, IngestAnswer, MAX_ACCOUNTS_PER_BATCH, MAX_DEALS_PER_B
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 import { listBrokers, type BrokerRow } from '#server/db/accounts-repo.ts';
+import { dealsAfter, type DealEntry } from '#server/db/deals-repo.ts';
 import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
@@ -68,35 +69,16 @@ export function setupCommands(sim: Simulation, agentName: string): string[] {
   ];
 }
 
-interface DealRow {
-  id: number;
-  account_id: number;
-  kind: 'trade' | 'deposit' | 'withdrawal';
-  symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  quantity: number;
-  open_price: number | null;
-  close_price: number | null;
-  opened_at: Date | null;
-  datetime: Date;
-  amount: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-}
-
 /** A closed trade as MT5 deals (in, then out, on a position of its own); a cash flow as a balance deal. */
-export function asMt5Deals(d: DealRow): IngestDeal[] {
-  const s = (t: Date) => Math.floor(t.getTime() / 1000);
+export function asMt5Deals(d: DealEntry & { id: number }): IngestDeal[] {
   if (d.kind !== 'trade') {
-    return [{ ticket: d.id * 2, position_id: 0, time: s(d.datetime), type: 2, entry: 'in', symbol: '', volume: 0, price: 0, commission: 0, fee: 0, swap: 0, profit: d.amount }];
+    return [{ ticket: d.id * 2, position_id: 0, time: d.at, type: 2, entry: 'in', symbol: '', volume: 0, price: 0, commission: 0, fee: 0, swap: 0, profit: d.amount }];
   }
   const buy = d.type === 'Buy';
   const common = { position_id: d.id, symbol: d.symbol ?? '', volume: d.quantity };
   return [
-    { ...common, ticket: d.id * 2, time: s(d.opened_at ?? d.datetime), type: buy ? 0 : 1, entry: 'in', price: d.open_price ?? 0, commission: 0, fee: 0, swap: 0, profit: 0 },
-    { ...common, ticket: d.id * 2 + 1, time: s(d.datetime), type: buy ? 1 : 0, entry: 'out', price: d.close_price ?? 0, commission: d.commission, fee: d.fee, swap: d.swap, profit: d.profit },
+    { ...common, ticket: d.id * 2, time: d.openedAt ?? d.at, type: buy ? 0 : 1, entry: 'in', price: d.openPrice ?? 0, commission: 0, fee: 0, swap: 0, profit: 0 },
+    { ...common, ticket: d.id * 2 + 1, time: d.at, type: buy ? 1 : 0, entry: 'out', price: d.closePrice ?? 0, commission: d.commission, fee: d.fee, swap: d.swap, profit: d.profit },
   ];
 }
 
@@ -123,13 +105,9 @@ export async function runAsAgent(sim: Simulation, options: { url: string; key: s
       const mid = snap.mids.get(symbol);
       return mid === undefined ? [] : [{ symbol, bid: mid, ask: mid }];
     });
-    const deals = await sim.db.query<DealRow>(
-      `SELECT id, account_id, kind, symbol, type, quantity, open_price, close_price, opened_at, datetime, amount, profit, swap, commission, fee
-       FROM deals WHERE id > $1 ORDER BY id`,
-      [lastDeal],
-    );
+    const deals = await dealsAfter(sim.db, lastDeal);
     const byAccount = new Map<number, IngestDeal[]>();
-    for (const d of deals) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), ...asMt5Deals(d)]);
+    for (const d of deals) byAccount.set(d.accountId, [...(byAccount.get(d.accountId) ?? []), ...asMt5Deals(d)]);
     const reportsOf: IngestAccount[] = [];
     for (const a of snap.accounts.values()) {
       const mine = byAccount.get(a.id) ?? [];

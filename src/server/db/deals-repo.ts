@@ -137,27 +137,23 @@ export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'
   return rows.map((r) => r.symbol);
 }
 
+/** Deal rows as DealEntry (the ledger's spelling), times as epoch seconds. */
+const ENTRY_COLUMNS = `account_id AS "accountId", kind, symbol, type, category, quantity, open_price AS "openPrice",
+  close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS at,
+  amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket`;
+
 /** An account's deal rows of these broker tickets, locked until the transaction ends. */
 export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<DealEntry[]> {
   if (tickets.length === 0) return [];
-  const rows = await q.query<{
-    account_id: number; kind: DealEntry['kind']; symbol: string | null; type: 'Buy' | 'Sell' | null; category: 'Forex' | 'Equities' | null;
-    quantity: number; open_price: number | null; close_price: number | null; opened_at: Date | null; datetime: Date; amount: number;
-    profit: number; swap: number; commission: number; fee: number; rebate: number; net: number; mae: number | null; mfe: number | null;
-    exec_duration_ms: number | null; is_rebalancing: boolean; ticket: number;
-  }>(
-    `SELECT account_id, kind, symbol, type, category, quantity, open_price, close_price, opened_at, datetime, amount, profit, swap,
-            commission, fee, rebate, net, mae, mfe, exec_duration_ms, is_rebalancing, ticket
-     FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[]) ORDER BY ticket FOR UPDATE`,
+  return q.query<DealEntry>(
+    `SELECT ${ENTRY_COLUMNS} FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[]) ORDER BY ticket FOR UPDATE`,
     [accountId, [...tickets]],
   );
-  const s = (d: Date | null) => (d === null ? null : Math.floor(d.getTime() / 1000));
-  return rows.map((r) => ({
-    accountId: r.account_id, kind: r.kind, symbol: r.symbol, type: r.type, category: r.category, quantity: r.quantity,
-    openPrice: r.open_price, closePrice: r.close_price, openedAt: s(r.opened_at), at: s(r.datetime)!, amount: r.amount,
-    profit: r.profit, swap: r.swap, commission: r.commission, fee: r.fee, rebate: r.rebate, net: r.net, mae: r.mae, mfe: r.mfe,
-    execMs: r.exec_duration_ms, rebalancing: r.is_rebalancing, ticket: r.ticket,
-  }));
+}
+
+/** Every deal row after this id, in order, with its id (a feed of what the books recorded). */
+export async function dealsAfter(q: Queryable, afterId: number): Promise<(DealEntry & { id: number })[]> {
+  return q.query<DealEntry & { id: number }>(`SELECT id, ${ENTRY_COLUMNS} FROM deals WHERE id > $1 ORDER BY id`, [afterId]);
 }
 
 export async function deleteDealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<void> {

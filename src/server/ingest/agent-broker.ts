@@ -29,6 +29,7 @@ import type {
 import { dayOf } from '#server/ledger/calendar.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
+import { Listeners } from '#server/market/listeners.ts';
 import { categoryOf } from './mt5-books.ts';
 
 export interface AgentBrokerOptions {
@@ -58,8 +59,8 @@ export function instrumentOf(symbol: string): InstrumentInfo {
  */
 export class AgentBroker implements BrokerAdapter {
   private current: MarketSnapshot = { at: 0, seq: 0, instruments: new Map(), rates: new Map(), mids: new Map(), accounts: new Map(), positions: [] };
-  private readonly listeners = new Set<(s: MarketSnapshot) => void>();
-  private readonly tradeListeners = new Set<(e: TradeEvent) => Promise<void>>();
+  private readonly listeners = new Listeners<MarketSnapshot>();
+  private readonly tradeListeners = new Listeners<TradeEvent>();
   private readonly mids = new Map<string, number>();
   private readonly waiters = new Map<string, () => void>();
   /** Long polls waiting for commands, by agent. */
@@ -135,13 +136,11 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   onUpdate(listener: (s: MarketSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   onTrade(listener: (e: TradeEvent) => Promise<void>): () => void {
-    this.tradeListeners.add(listener);
-    return () => this.tradeListeners.delete(listener);
+    return this.tradeListeners.add(listener);
   }
 
   /** Quotes an agent reported (bid/ask): their mids value the accounts in EUR. */
@@ -204,22 +203,12 @@ export class AgentBroker implements BrokerAdapter {
     }
     const closed = [...before.values()].filter((p) => !now.has(p.id));
     if (closed.length) events.push({ kind: 'closed', positions: closed });
-    for (const l of this.listeners) l(this.current);
+    this.listeners.notify(this.current);
     // Listeners (the copy engine) place orders that wait for other terminals: they run in order, but
     // never hold up the report that caused them.
     this.events = this.events.then(async () => {
-      for (const e of events) await this.emit(e);
+      for (const e of events) await this.tradeListeners.emit(e, (err) => this.options.onError?.(err));
     });
-  }
-
-  private async emit(event: TradeEvent): Promise<void> {
-    for (const l of this.tradeListeners) {
-      try {
-        await l(event);
-      } catch (err) {
-        this.options.onError?.(err);
-      }
-    }
   }
 
   async open(order: OpenOrder): Promise<void> {

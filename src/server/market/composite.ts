@@ -1,3 +1,4 @@
+import { Listeners } from './listeners.ts';
 import type { BrokerAdapter, InTransaction, LivePosition, MarketSnapshot, OpenOrder, TradeEvent } from './adapter.ts';
 
 /**
@@ -6,14 +7,14 @@ import type { BrokerAdapter, InTransaction, LivePosition, MarketSnapshot, OpenOr
  */
 export class CompositeBroker implements BrokerAdapter {
   private current: MarketSnapshot;
-  private readonly listeners = new Set<(s: MarketSnapshot) => void>();
+  private readonly listeners = new Listeners<MarketSnapshot>();
 
   constructor(readonly parts: readonly BrokerAdapter[]) {
     this.current = this.merge();
     for (const part of parts) {
       part.onUpdate(() => {
         this.current = this.merge();
-        for (const l of this.listeners) l(this.current);
+        this.listeners.notify(this.current);
       });
     }
   }
@@ -63,8 +64,7 @@ export class CompositeBroker implements BrokerAdapter {
   }
 
   onUpdate(listener: (s: MarketSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   onTrade(listener: (e: TradeEvent) => Promise<void>): () => void {

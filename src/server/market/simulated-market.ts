@@ -20,6 +20,7 @@ import type {
 } from './adapter.ts';
 import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
 import { masterSize, Random } from './random.ts';
+import { Listeners } from './listeners.ts';
 import { Serial } from './serial.ts';
 import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
 
@@ -54,8 +55,8 @@ interface LiveState {
 export class SimulatedMarket implements BrokerAdapter {
   private rng: Random;
   private readonly serial = new Serial();
-  private readonly listeners = new Set<(s: MarketSnapshot) => void>();
-  private readonly tradeListeners = new Set<(e: TradeEvent) => Promise<void>>();
+  private readonly listeners = new Listeners<MarketSnapshot>();
+  private readonly tradeListeners = new Listeners<TradeEvent>();
   private mids = new Map<string, number>();
   private brokers = new Map<number, BrokerInfo>();
   private accounts = new Map<number, LiveAccount>();
@@ -134,26 +135,18 @@ export class SimulatedMarket implements BrokerAdapter {
   }
 
   onUpdate(listener: (s: MarketSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   onTrade(listener: (e: TradeEvent) => Promise<void>): () => void {
-    this.tradeListeners.add(listener);
-    return () => this.tradeListeners.delete(listener);
-  }
-
-  private async emit(event: TradeEvent): Promise<void> {
-    for (const l of this.tradeListeners) await l(event);
+    return this.tradeListeners.add(listener);
   }
 
   /** The end of a step: its state becomes the snapshot, and listeners hear of it outside the step. */
   private publish(): void {
     const snapshot = this.buildSnapshot();
     this.current = snapshot;
-    this.serial.outside(() => {
-      for (const l of this.listeners) l(snapshot);
-    });
+    this.serial.outside(() => this.listeners.notify(snapshot));
   }
 
   private buildSnapshot(): MarketSnapshot {
@@ -354,7 +347,7 @@ export class SimulatedMarket implements BrokerAdapter {
     };
     const created: LivePosition = { ...position, id: await insertPosition(this.db, position) };
     this.positions.set(created.id, created);
-    await this.emit({ kind: 'opened', position: { ...created }, account: acct });
+    await this.tradeListeners.emit({ kind: 'opened', position: { ...created }, account: acct });
     return created;
   }
 
@@ -397,7 +390,7 @@ export class SimulatedMarket implements BrokerAdapter {
       if (acct) acct.balance = balance;
     }
     for (const p of closing) this.positions.delete(p.id);
-    await this.emit({ kind: 'closed', positions: closing });
+    await this.tradeListeners.emit({ kind: 'closed', positions: closing });
     return closing.length;
   }
 
