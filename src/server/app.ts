@@ -29,6 +29,7 @@ import { liveRoutes, WS_CLOSE } from './routes/live-routes.ts';
 import type { BrokerAdapter } from './market/adapter.ts';
 import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
 import { Ledger } from './ledger/ledger.ts';
+import { Changes } from './scale/changes.ts';
 import { CopyEngine } from './copy/copy-engine.ts';
 import { AgentBroker } from './ingest/agent-broker.ts';
 import { CompositeBroker } from './market/composite.ts';
@@ -55,6 +56,8 @@ declare module 'fastify' {
     market: BrokerAdapter | null;
     copier: CopyEngine | null;
     ledger: Ledger;
+    /** The generation of what cached answers read: bumped by the ledger's commits and the market's updates. */
+    changes: Changes;
     hub: LiveHub;
     /** Every route registered (method and routed URL pattern): for tests that walk the whole API. */
     routeList: { method: string; url: string }[];
@@ -153,7 +156,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   }
 
   // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
-  const ledger = new Ledger(db);
+  const changes = new Changes();
+  const ledger = new Ledger(db, () => changes.bump());
   const onCopyError = (err: unknown) => app.log.error({ err }, 'copying failed; retried at the next update');
   // Real accounts: what terminal agents report through the ingest API, and commands back to them.
   const agents = new AgentBroker(db, ledger, {
@@ -238,10 +242,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const excursions = new ExcursionCache(db, config.market.now);
   await excursions.refresh(true);
   const hub = new LiveHub(excursions, config.market.feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'));
-  market?.onUpdate((snapshot) => hub.update(snapshot));
+  market.onUpdate((snapshot) => {
+    changes.seen();
+    hub.update(snapshot);
+  });
   app.decorate('market', market);
   app.decorate('copier', copier);
   app.decorate('ledger', ledger);
+  app.decorate('changes', changes);
   app.decorate('hub', hub);
   app.addHook('onClose', async () => {
     hub.close();

@@ -22,7 +22,11 @@ export class Ledger {
   private readonly marginAlerted = new Map<number, number>();
   private readonly silenceAlerted = new Set<number>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Told after every commit (the cached answers' generation). */
+    private readonly onCommit: () => void = () => {},
+  ) {}
 
   /** Bumped after every committed write of deals: readers cache per-account sums against it. */
   get version(): number {
@@ -33,6 +37,7 @@ export class Ledger {
   async write<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const result = await this.db.transaction(fn);
     this.changes++;
+    this.onCommit();
     return result;
   }
 
