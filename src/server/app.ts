@@ -30,6 +30,10 @@ import type { BrokerAdapter } from './market/adapter.ts';
 import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
 import { Ledger } from './ledger/ledger.ts';
 import { Changes } from './scale/changes.ts';
+import { LocalBus, RedisBus, type Bus } from './scale/bus.ts';
+import { ClusterMarket } from './scale/cluster-market.ts';
+import { ClusterOrders } from './scale/cluster-orders.ts';
+import { Leadership } from './scale/leadership.ts';
 import { CopyEngine } from './copy/copy-engine.ts';
 import { AgentBroker } from './ingest/agent-broker.ts';
 import { CompositeBroker } from './market/composite.ts';
@@ -53,12 +57,15 @@ declare module 'fastify' {
     config: AppConfig;
     authStore: AuthStore;
     /** The broker connection (the simulated market today); null when none runs. */
-    market: BrokerAdapter | null;
-    copier: CopyEngine | null;
+    market: ClusterMarket;
+    /** This process's copy engine (it copies only while this process leads). */
+    copier: CopyEngine;
     ledger: Ledger;
     /** The generation of what cached answers read: bumped by the ledger's commits and the market's updates. */
     changes: Changes;
     hub: LiveHub;
+    /** With REDIS_URL: whether this instance reaches Redis. */
+    redisState: () => { ok: boolean; message?: string } | undefined;
     /** Every route registered (method and routed URL pattern): for tests that walk the whole API. */
     routeList: { method: string; url: string }[];
   }
@@ -112,7 +119,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       },
     },
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    // Behind a load balancer (TRUST_PROXY), the client's address comes from X-Forwarded-For as that
+    // balancer wrote it; no other sender is believed.
+    trustProxy: config.trustProxy?.length ? [...config.trustProxy] : false,
     // A URL the router cannot decode (a bad percent-escape, a parameter too long) gets the API's
     // error shape; if it came as a websocket upgrade, its socket is closed once the answer is out
     // (no hook runs for these, and nothing would read that socket again).
@@ -155,8 +164,25 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     );
   }
 
-  // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
+  // Messages between instances: Redis when configured (several instances), else in this process.
+  const namespace = `ctm:${config.databaseSchema ?? 'public'}`;
+  const bus: Bus = config.redisUrl
+    ? await RedisBus.connect(config.redisUrl, namespace, (err) => app.log.warn({ err }, 'redis')).catch(async (err: unknown) => {
+        await app.close();
+        throw err;
+      })
+    : new LocalBus();
+  app.addHook('onClose', async () => bus.close());
+  app.decorate('redisState', () =>
+    bus instanceof RedisBus ? (bus.client.status === 'ready' ? { ok: true } : { ok: false, message: `Redis connection ${bus.client.status}` }) : undefined,
+  );
+
+  // Cached answers are good until anything they read changes, on this instance or another.
   const changes = new Changes();
+  if (bus.shared) {
+    changes.connect(() => void bus.publish('changes', 0, undefined, { remoteOnly: true }).catch(() => undefined));
+    bus.subscribe('changes', () => changes.seen());
+  }
   const ledger = new Ledger(db, () => changes.bump());
   const onCopyError = (err: unknown) => app.log.error({ err }, 'copying failed; retried at the next update');
   // Real accounts: what terminal agents report through the ingest API, and commands back to them.
@@ -165,80 +191,69 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     answerTimeoutMs: COMMAND_ANSWER_TIMEOUT_MS,
     commandTtlMs: COMMAND_TTL_MS,
     onError: (err) => app.log.error({ err }, 'agent broker failed'),
+    bus,
   });
-  let simulated: BrokerAdapter | null = null;
-  let market: BrokerAdapter | null = null;
-  let copier: CopyEngine | null = null;
-  if (config.demo !== false && (demo || (await hasSimulatedData(db)))) {
-    // Exactly one process runs the market on a database: two would close the same positions twice.
-    // If the lock's connection dies, the market pauses (no tick, writes answer 503) until this
-    // process holds the lock again, then reloads its state from the database and goes on.
-    let releaseMarket: (() => Promise<void>) | null = null;
-    let relocking: NodeJS.Timeout | undefined;
-    const onLost = (err: unknown) => {
-      if (relocking || closing) return;
-      app.log.error({ err }, 'lost the market lock with its database connection: the market pauses');
-      market?.pause();
-      releaseMarket = null;
-      relocking = setInterval(() => void relock(), MARKET_RELOCK_MS);
-    };
-    // One attempt at a time; every failure (the database still away, or gone again while the market
-    // reloads) leaves the market paused and the next attempt to the timer. Nothing escapes as an
-    // unhandled rejection.
-    let attempting = false;
-    const relock = async () => {
-      if (attempting || closing) return;
-      attempting = true;
-      let release: (() => Promise<void>) | null = null;
-      try {
-        release = await db.holdLock(MARKET_LOCK, onLost);
-        if (!release) return;
-        await market?.resume();
+  // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
+  const simulatedOptions = { ...config.market, onError: (err: unknown) => app.log.error({ err }, 'market tick failed') };
+  const runsSimulated = config.demo !== false && (demo || (await hasSimulatedData(db)));
+  const simulated = runsSimulated ? createSimulatedBroker(db, ledger, simulatedOptions) : null;
+  const local = new CompositeBroker(simulated ? [simulated, agents] : [agents]);
+  const copier = new CopyEngine(db, local, onCopyError);
+  const market = new ClusterMarket(local, bus, (err) => app.log.warn({ err }, 'could not publish the snapshot'));
+  const orders = new ClusterOrders(copier, market, bus, COMMAND_ANSWER_TIMEOUT_MS + 5_000);
+
+  // Exactly one process runs the market and the copy engine on a database (two would close the same
+  // positions twice): the holder of an advisory lock. The others serve what it publishes and try the
+  // lock every MARKET_RELOCK_MS; if the leader dies, one of them reloads the market from the database
+  // and goes on. If the lock's connection dies, this process pauses the market (no tick, orders answer
+  // 503) until it holds the lock again.
+  const leadership = new Leadership(db, MARKET_LOCK, MARKET_RELOCK_MS, {
+    log: app.log,
+    lead: async (first) => {
+      if (first) {
+        if (simulated) {
+          const started = performance.now();
+          // The demo users and the history are written in one transaction: a crash leaves neither.
+          const made = await prepareSimulatedData(db, simulatedOptions, demo ? (tx) => seedDemoUsers(authStore, tx) : undefined);
+          if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
+          if (demo) await seedDemoUsers(authStore);
+        }
+        // The copy engine follows the market's trades from its first one (the first start's open trades).
+        await copier.start();
+        await local.start();
+      } else {
+        await local.resume();
         // The bridge may have been switched, or the rules changed, by another process meanwhile.
-        await copier?.start();
-        clearInterval(relocking);
-        relocking = undefined;
-        releaseMarket = release;
-        app.log.info('market lock taken again: the market runs');
-      } catch (err) {
-        market?.pause();
-        await release?.().catch(() => undefined);
-        app.log.warn({ err }, 'the market could not resume yet');
-      } finally {
-        attempting = false;
+        await copier.start();
       }
-    };
-    let closing = false;
-    releaseMarket = await db.holdLock(MARKET_LOCK, onLost);
-    if (!releaseMarket) {
+      market.lead();
+    },
+    lose: () => {
+      market.follow();
+      local.pause();
+      copier.stop();
+    },
+  });
+  app.addHook('onClose', async () => {
+    orders.dispose();
+    await leadership.close();
+  });
+  if (!(await leadership.attempt())) {
+    if (!bus.shared) {
       await app.close();
       throw new MarketLockedError(
-        'Another server process already runs the simulated market on this PostgreSQL database' +
+        'Another server process already runs the market on this PostgreSQL database' +
           (config.databaseSchema ? ` (schema ${config.databaseSchema})` : '') +
-          '. Only one may run it: stop the other one, or point this one at another database or DATABASE_SCHEMA.',
+          '. Only one may run it without Redis: stop the other one, point this one at another database or DATABASE_SCHEMA, ' +
+          'or set REDIS_URL on every instance to run several (README "Running at scale").',
       );
     }
-    app.addHook('onClose', async () => {
-      closing = true;
-      clearInterval(relocking);
-      await releaseMarket?.();
-    });
-    const options = {
-      ...config.market,
-      onError: (err: unknown) => app.log.error({ err }, 'market tick failed'),
-    };
-    const started = performance.now();
-    // The demo users and the history are written in one transaction: a crash leaves neither.
-    const made = await prepareSimulatedData(db, options, demo ? (tx) => seedDemoUsers(authStore, tx) : undefined);
-    if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
-    if (demo) await seedDemoUsers(authStore);
-    simulated = createSimulatedBroker(db, ledger, options);
+    app.log.info('another instance runs the market: this one serves what it publishes and stands by to take over');
+    leadership.campaign();
   }
-  market = new CompositeBroker(simulated ? [simulated, agents] : [agents]);
-  copier = new CopyEngine(db, market, onCopyError);
-  // The copy engine follows the market's trades from its first one (the first start's open trades).
-  await copier.start();
-  await market.start();
+  // A new follower asks the leader for its snapshot rather than wait for the next tick.
+  if (!market.isLeader) await market.greet();
+
   const excursions = new ExcursionCache(db, config.market.now);
   await excursions.refresh(true);
   const hub = new LiveHub(excursions, config.market.feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'));
@@ -253,8 +268,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('hub', hub);
   app.addHook('onClose', async () => {
     hub.close();
-    copier?.stop();
-    await market?.stop();
+    copier.stop();
+    await market.stop();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -321,11 +336,15 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   const ingest = new Ingest(db, ledger, config.market.now);
   await app.register(authGuard, { store: authStore, agents: async (key) => agentByKeyHash(db, hashToken(key)) });
-  await app.register(authRoutes, { store: authStore, auth: config.auth });
-  await app.register(bridgeRoutes, { db, onChange: (running) => copier?.setCopying(running) });
-  await app.register(accountsRoutes, { db, market, ledger });
-  await app.register(tradingRoutes, { db, market, copier, excursions });
-  await app.register(rebatesRoutes, { db });
+  await app.register(authRoutes, { store: authStore, auth: config.auth, ...(bus instanceof RedisBus ? { redis: { client: bus.client, namespace } } : {}) });
+  await app.register(bridgeRoutes, {
+    db,
+    // The leader reads the bridge's state again whenever it takes over; a lost message is logged.
+    onChange: (running) => orders.setCopying(running).catch((err: unknown) => app.log.warn({ err }, 'the leader did not hear the bridge change')),
+  });
+  await app.register(accountsRoutes, { db, market, changes });
+  await app.register(tradingRoutes, { db, market, copier: orders, excursions, changes });
+  await app.register(rebatesRoutes, { db, changes });
   await app.register(ingestRoutes, { db, ingest, agents });
   await app.register(importRoutes, { db, ingest, agents });
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });

@@ -28,6 +28,21 @@ const Env = z.object({
     .default('')
     .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'each origin must look like https://host[:port]'))),
+  /**
+   * The load balancer's addresses (comma-separated IPs or CIDRs, or loopback / uniquelocal): requests
+   * from them are taken to come from the first address in X-Forwarded-For. Unset: no proxy is trusted.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/, 'each entry must be an IP address, a CIDR, or loopback / linklocal / uniquelocal'),
+      ),
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // The client's runtime configuration (GET /config.json); '' = the page's own origin.
   PUBLIC_API_BASE_URL: z.string().default('').transform((v) => v.trim().replace(/\/+$/, '')).pipe(ApiBaseUrl),
@@ -67,6 +82,8 @@ export interface AppConfig {
   /** Origins allowed to open websockets besides the server's own. */
   allowedOrigins?: readonly string[];
   logLevel: string;
+  /** Load balancers whose X-Forwarded-For is believed (none by default). */
+  trustProxy?: readonly string[];
   auth: AuthConfig;
   market: MarketConfig;
   /** What GET /config.json tells the client (its defaults when unset). */
@@ -136,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     staticDir: path.resolve(e.STATIC_DIR),
     allowedOrigins: e.ALLOWED_ORIGINS,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
     auth: { ...DEFAULT_AUTH, loginAttemptsPerAddress: e.LOGIN_ATTEMPTS_PER_ADDRESS },
     market: { ...DEFAULT_MARKET, seed: e.MARKET_SEED },
     client: ClientSettings.parse({

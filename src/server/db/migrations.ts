@@ -302,8 +302,13 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */
 export async function migrate(db: Database): Promise<number[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  // Under the same lock as each migration: instances starting together on an empty database would
+  // otherwise race on creating this table.
+  await db.exec(`BEGIN;
+    SELECT pg_advisory_xact_lock(724301);
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+    COMMIT;`);
   const applied = new Set(
     (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
   );

@@ -30,6 +30,7 @@ import { dayOf } from '#server/ledger/calendar.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
 import { Listeners } from '#server/market/listeners.ts';
+import { LocalBus, type Bus } from '#server/scale/bus.ts';
 import { categoryOf } from './mt5-books.ts';
 
 export interface AgentBrokerOptions {
@@ -41,7 +42,15 @@ export interface AgentBrokerOptions {
   /** A command not handed to its agent within this time is never sent (expired). */
   commandTtlMs: number;
   onError?: (err: unknown) => void;
+  /** Reports, queued commands and answers reach the instance that needs them over it (one process: in memory). */
+  bus?: Bus;
 }
+
+const REPORTED = 'agents:reported';
+const QUEUED = 'commands:queued';
+const ANSWERED = 'commands:answered';
+
+type Quote = { symbol: string; bid: number; ask: number };
 
 /** What the rest of the server knows of a symbol a terminal reports. */
 export function instrumentOf(symbol: string): InstrumentInfo {
@@ -70,6 +79,9 @@ export class AgentBroker implements BrokerAdapter {
   private events: Promise<void> = Promise.resolve();
   private seq = 0;
   private reports = 0;
+  /** Started and not paused: this process runs the market (it leads). */
+  private running = false;
+  private readonly bus: Bus;
 
   private day: number;
 
@@ -79,11 +91,29 @@ export class AgentBroker implements BrokerAdapter {
     private readonly options: AgentBrokerOptions,
   ) {
     this.day = dayOf(options.now() / 1000);
+    this.bus = options.bus ?? new LocalBus();
+    // Whichever instance an agent posts to, the one that runs the market reads the books again.
+    this.bus.subscribe<Quote[]>(REPORTED, async (quotes) => {
+      if (!this.running) return;
+      this.quote(quotes);
+      await this.refresh();
+    });
+    // Whichever instance an agent polls, its long poll wakes when a command is queued for it.
+    this.bus.subscribe<number[]>(QUEUED, (agentIds) => {
+      for (const agentId of agentIds) for (const wake of [...(this.polls.get(agentId) ?? [])]) wake();
+    });
+    // Whichever instance took the answer, the order waiting for it stops waiting.
+    this.bus.subscribe<string>(ANSWERED, (id) => this.waiters.get(id)?.());
   }
 
   async start(): Promise<void> {
     this.refreshing = this.load();
     await this.refreshing;
+    this.running = true;
+    this.watch();
+  }
+
+  private watch(): void {
     this.timer ??= setInterval(() => {
       this.housekeeping().catch((err: unknown) => this.options.onError?.(err));
     }, this.options.watchMs ?? 5_000);
@@ -91,8 +121,7 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.pause();
   }
 
   /**
@@ -120,10 +149,17 @@ export class AgentBroker implements BrokerAdapter {
     this.day = today;
   }
 
-  pause(): void {}
+  /** Another instance runs the market now: no housekeeping, no refresh on reports here. */
+  pause(): void {
+    this.running = false;
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
 
-  resume(): Promise<void> {
-    return this.refresh();
+  async resume(): Promise<void> {
+    await this.refresh();
+    this.running = true;
+    this.watch();
   }
 
   /** Reports applied since start (for /metrics, beside the simulated market's ticks). */
@@ -144,7 +180,7 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   /** Quotes an agent reported (bid/ask): their mids value the accounts in EUR. */
-  quote(quotes: readonly { symbol: string; bid: number; ask: number }[]): void {
+  quote(quotes: readonly Quote[]): void {
     for (const q of quotes) this.mids.set(q.symbol, (q.bid + q.ask) / 2);
   }
 
@@ -163,9 +199,14 @@ export class AgentBroker implements BrokerAdapter {
     });
   }
 
-  /** A command was answered (by this process's ingest route): its order stops waiting. */
-  answered(id: string): void {
-    this.waiters.get(id)?.();
+  /** A command was answered (through this instance's ingest route): its order stops waiting, wherever it waits. */
+  answered(id: string): Promise<void> {
+    return this.bus.publish(ANSWERED, id);
+  }
+
+  /** An agent reported (through this instance): the instance that runs the market reads the books again with these quotes. */
+  reported(quotes: readonly Quote[]): Promise<void> {
+    return this.bus.publish(REPORTED, [...quotes]);
   }
 
   /**
@@ -283,7 +324,7 @@ export class AgentBroker implements BrokerAdapter {
       await inTx?.(tx);
       return ids;
     });
-    for (const agentId of new Set(commands.map((c) => c.agentId))) for (const wake of [...(this.polls.get(agentId) ?? [])]) wake();
+    await this.bus.publish(QUEUED, [...new Set(commands.map((c) => c.agentId))]);
     if (!wait || queued.size === 0) return 0;
     const answers = await this.answers([...queued]);
     const refused = answers.find((a) => a.state === 'rejected');

@@ -3,11 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HealthResponse, ReadyResponse } from '#shared/contract/ops.ts';
 import { checkDatabase } from '#server/db/health-repo.ts';
 
-/** Why this process has no simulated market (app.ts builds one only in these cases). */
+/** Whether this process runs the market (it holds the leader's lock), and why not. */
 function marketState(app: FastifyInstance): { running: boolean; reason?: string } {
-  if (app.market !== null) return { running: true };
-  if (app.config.demo === false) return { running: false, reason: 'DEMO=0: no simulated market' };
-  return { running: false, reason: 'no simulated market on this database (it was not made in demo mode)' };
+  if (app.market.isLeader) return { running: true };
+  return { running: false, reason: 'another instance runs the market (this one serves what it publishes and stands by)' };
 }
 
 /** GET /health (liveness) and GET /ready (readiness), public, for load balancers and orchestrators. */
@@ -36,7 +35,10 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       // The market is reported, not required: without it the server still serves the stored data
       // (accounts, history, NAV), and a market run by another process is not this one's to wait for.
       const ready = database.ok;
-      return reply.status(ready ? 200 : 503).send({ ready, database: { ...database, kind: app.db.kind }, market: marketState(app) });
+      const redis = app.redisState();
+      return reply
+        .status(ready ? 200 : 503)
+        .send({ ready, database: { ...database, kind: app.db.kind }, market: marketState(app), ...(redis ? { redis } : {}) });
     },
   );
 };

@@ -14,14 +14,15 @@ import { cents } from '#shared/analytics/stats.ts';
 import { toEur as inEur } from '#shared/domain/fx.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { callerScope, scopeFor } from '#server/auth/scope.ts';
-import { accountInfoRows, brokersOfScope } from '#server/db/accounts-repo.ts';
+import { accountInfoRows, brokersOfScope, type AccountInfoRow, type AccountRef } from '#server/db/accounts-repo.ts';
 import type { Database } from '#server/db/database.ts';
-import { dealsOf, dealTotals as readDealTotals, recentResults, type DealTotals } from '#server/db/deals-repo.ts';
+import { dealsOf, dealTotals, recentResults, type DealRecord, type DealTotals } from '#server/db/deals-repo.ts';
 import { navMonths, navOfMonth } from '#server/db/nav-repo.ts';
+import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import { badRequest } from '#server/http/errors.ts';
-import type { Ledger } from '#server/ledger/ledger.ts';
 import type { BrokerAdapter } from '#server/market/adapter.ts';
 import { maxDrawdownOf, seriesOf, statsOf } from '#server/analytics/account-analytics.ts';
+import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
@@ -30,73 +31,75 @@ const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
 const NO_DEALS: DealTotals = { gross_profit: 0, net_profit: 0, total_fees: 0, total_commission: 0, total_swap: 0, total_rebate: 0 };
 
-export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: BrokerAdapter | null; ledger: Ledger }> = async (
+export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: BrokerAdapter | null; changes: Changes }> = async (
   app,
-  { db, market, ledger },
+  { db, market, changes },
 ) => {
   const eur = (amount: number, currency: string) => cents(inEur(amount, currency, market?.snapshot().rates ?? new Map()));
+  // The answers below change only with the ledger's writes and the market's updates: each is made
+  // once per generation and key (route, the scope's categories, the permissions it shows, the query).
+  const answers = new AnswerCache(changes);
 
-  // Per-account sums over all deals change only when the ledger writes deals: cached against its version.
-  let cached: { version: number; at: number; totals: Map<number, DealTotals> } | undefined;
-  const dealTotals = async (): Promise<Map<number, DealTotals>> => {
-    const version = ledger.version;
-    if (cached && cached.version === version && (market || Date.now() - cached.at < 5_000)) return cached.totals;
-    cached = { version, at: Date.now(), totals: await readDealTotals(db) };
-    return cached.totals;
+  /** The accounts' stored figures with their live ones from the market, and sums over their deals. */
+  const accountsInfo = (totals: Map<number, DealTotals>, rows: AccountInfoRow[], rebates: boolean) => {
+    const live = market?.snapshot().accounts;
+    return {
+      data: rows.map((row) => {
+        const r = { ...NO_DEALS, ...totals.get(row.id), ...row };
+        const l = live?.get(r.id);
+        const balance = l?.balance ?? r.balance;
+        const equity = l?.equity ?? r.equity;
+        const margin = l?.margin ?? r.margin;
+        const pnl = cents(equity - balance);
+        return {
+          id: r.id,
+          account_id: r.account_id,
+          account: r.account,
+          account_name: r.account_name,
+          broker_name: r.broker_name,
+          img_path: r.img_path,
+          teiko_category: r.teiko_category,
+          balance,
+          equity,
+          equity_perc: balance > 0 ? finite((pnl / balance) * 100) : 0,
+          pnl,
+          ping: l?.ping ?? r.ping,
+          total_fees: r.total_fees,
+          total_swap: r.total_swap,
+          currency: r.currency,
+          last_update: l?.last_update ?? r.last_update,
+          account_currency: r.currency,
+          balance_currency: eur(balance, r.currency),
+          equity_currency: eur(equity, r.currency),
+          pnl_currency: eur(pnl, r.currency),
+          server: r.server,
+          server_name: r.server_name,
+          is_master: r.is_master,
+          gross_profit: r.gross_profit,
+          net_profit: r.net_profit,
+          total_commission: r.total_commission,
+          total_rebate: rebates ? r.total_rebate : null,
+          margin,
+          margin_level: margin > 0 ? finite((equity / margin) * 100) : null,
+        };
+      }),
+    };
   };
 
   app.get(
     '/api/brokers/accounts/info',
     { schema: { querystring: AccountsInfoQuery, response: { 200: AccountsInfoResponse.or(BrokersResponse), ...errors } } },
-    async (request) => {
+    async (request, reply) => {
       const user = callerOf(request);
       const scope = scopeFor(user, request.query.portfolio);
-      if (request.query.only_broker_name) return { data: await brokersOfScope(db, scope) };
-      const totals = await dealTotals();
-      const rows = await accountInfoRows(db, scope);
-      const live = market?.snapshot().accounts;
       const rebates = user.permissions.includes('read_rebate');
-      return {
-        data: rows.map((row) => {
-          const r = { ...NO_DEALS, ...totals.get(row.id), ...row };
-          const l = live?.get(r.id);
-          const balance = l?.balance ?? r.balance;
-          const equity = l?.equity ?? r.equity;
-          const margin = l?.margin ?? r.margin;
-          const pnl = cents(equity - balance);
-          return {
-            id: r.id,
-            account_id: r.account_id,
-            account: r.account,
-            account_name: r.account_name,
-            broker_name: r.broker_name,
-            img_path: r.img_path,
-            teiko_category: r.teiko_category,
-            balance,
-            equity,
-            equity_perc: balance > 0 ? finite((pnl / balance) * 100) : 0,
-            pnl,
-            ping: l?.ping ?? r.ping,
-            total_fees: r.total_fees,
-            total_swap: r.total_swap,
-            currency: r.currency,
-            last_update: l?.last_update ?? r.last_update,
-            account_currency: r.currency,
-            balance_currency: eur(balance, r.currency),
-            equity_currency: eur(equity, r.currency),
-            pnl_currency: eur(pnl, r.currency),
-            server: r.server,
-            server_name: r.server_name,
-            is_master: r.is_master,
-            gross_profit: r.gross_profit,
-            net_profit: r.net_profit,
-            total_commission: r.total_commission,
-            total_rebate: rebates ? r.total_rebate : null,
-            margin,
-            margin_level: margin > 0 ? finite((equity / margin) * 100) : null,
-          };
-        }),
-      };
+      const brokersOnly = request.query.only_broker_name === true;
+      const key = JSON.stringify(['accounts/info', scope.categories, rebates, brokersOnly]);
+      return sendCached(answers, key, request, reply, async () => {
+        if (brokersOnly) return { data: await brokersOfScope(db, scope) };
+        const [totals, rows] = await Promise.all([dealTotals(db), accountInfoRows(db, scope)]);
+        return accountsInfo(totals, rows, rebates);
+      });
     },
   );
 
@@ -128,79 +131,89 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
     },
   );
 
+  /** An account's deals from `from` on, newest first, with its statistics and series over the period. */
+  const historicalDeals = (account: AccountRef, all: DealRecord[], from: number | undefined, withoutRebalancing: boolean, rebates: boolean) => {
+    const inPeriod = all.filter((d) => from === undefined || epoch(d.datetime) >= from);
+    const listed = withoutRebalancing ? inPeriod.filter((d) => !d.is_rebalancing) : inPeriod;
+    const trades = inPeriod.filter((d) => d.kind === 'trade');
+    const s = statsOf(trades);
+    const allSeries = seriesOf(all, from, () => true);
+    const cur = account.currency;
+    const last = <T extends { value: number }>(xs: T[]) => xs.at(-1)?.value ?? 0;
+    return {
+      dealsStats: [
+        {
+          account: account.account_id,
+          currency: cur,
+          deals: listed
+            .slice()
+            .reverse()
+            .map((d) => ({
+              symbol: d.symbol ?? '',
+              type: d.type ?? (d.kind === 'deposit' ? 'Deposit' : 'Withdrawal'),
+              category: d.category ?? 'Balance',
+              server: account.server,
+              currency: cur,
+              login: account.account,
+              open_price: d.open_price,
+              open_price_currency: d.open_price,
+              close_price: d.close_price,
+              profit: d.kind === 'trade' ? d.profit : d.amount,
+              profit_currency: eur(d.kind === 'trade' ? d.profit : d.amount, cur),
+              swap: d.swap,
+              swap_currency: eur(d.swap, cur),
+              quantity: d.quantity,
+              quantity_currency: d.quantity,
+              datetime: epoch(d.datetime),
+              fee: d.fee,
+              fee_currency: eur(d.fee + d.commission, cur),
+              commission: d.commission,
+              rebate: rebates ? d.rebate : null,
+              is_rebalancing: d.is_rebalancing,
+            })),
+          all: {
+            ...allSeries,
+            stats: {
+              best_trade: s.best,
+              worst_trade: s.worst,
+              win: s.win,
+              loss: s.loss,
+              longs_won: s.longs_won,
+              shorts_won: s.shorts_won,
+              lots: s.lots,
+              commissions: s.commissions,
+              swap: s.swap,
+              average_win: s.average_win,
+              average_loss: s.average_loss,
+              profit_factor: s.profit_factor,
+              max_drawdown: allSeries.drawdown.reduce((m, p) => Math.max(m, p.value), 0),
+              growth: last(allSeries.growth),
+              net_profit: last(allSeries.profit),
+            },
+          },
+          fx: seriesOf(all, from, (d) => d.category === 'Forex'),
+          equities: seriesOf(all, from, (d) => d.category === 'Equities'),
+        },
+      ],
+    };
+  };
+
   app.get(
     '/api/brokers/historical-deals',
     { schema: { querystring: HistoricalDealsQuery, response: { 200: HistoricalDealsResponse, ...errors } } },
-    async (request) => {
+    async (request, reply) => {
       const user = callerOf(request);
-      if (!request.query.account) throw badRequest('Account is required');
-      const account = await findAccount(db, user, request.query.account);
-      const all = await dealsOf(db, account.id);
+      const ref = request.query.account;
+      if (!ref) throw badRequest('Account is required');
       const from = request.query.start_date;
-      const inPeriod = all.filter((d) => from === undefined || epoch(d.datetime) >= from);
-      const listed = request.query.filter_rebalancing ? inPeriod.filter((d) => !d.is_rebalancing) : inPeriod;
-      const trades = inPeriod.filter((d) => d.kind === 'trade');
-      const s = statsOf(trades);
-      const allSeries = seriesOf(all, from, () => true);
+      const withoutRebalancing = request.query.filter_rebalancing === true;
       const rebates = user.permissions.includes('read_rebate');
-      const cur = account.currency;
-      const last = <T extends { value: number }>(xs: T[]) => xs.at(-1)?.value ?? 0;
-      return {
-        dealsStats: [
-          {
-            account: account.account_id,
-            currency: cur,
-            deals: listed
-              .slice()
-              .reverse()
-              .map((d) => ({
-                symbol: d.symbol ?? '',
-                type: d.type ?? (d.kind === 'deposit' ? 'Deposit' : 'Withdrawal'),
-                category: d.category ?? 'Balance',
-                server: account.server,
-                currency: cur,
-                login: account.account,
-                open_price: d.open_price,
-                open_price_currency: d.open_price,
-                close_price: d.close_price,
-                profit: d.kind === 'trade' ? d.profit : d.amount,
-                profit_currency: eur(d.kind === 'trade' ? d.profit : d.amount, cur),
-                swap: d.swap,
-                swap_currency: eur(d.swap, cur),
-                quantity: d.quantity,
-                quantity_currency: d.quantity,
-                datetime: epoch(d.datetime),
-                fee: d.fee,
-                fee_currency: eur(d.fee + d.commission, cur),
-                commission: d.commission,
-                rebate: rebates ? d.rebate : null,
-                is_rebalancing: d.is_rebalancing,
-              })),
-            all: {
-              ...allSeries,
-              stats: {
-                best_trade: s.best,
-                worst_trade: s.worst,
-                win: s.win,
-                loss: s.loss,
-                longs_won: s.longs_won,
-                shorts_won: s.shorts_won,
-                lots: s.lots,
-                commissions: s.commissions,
-                swap: s.swap,
-                average_win: s.average_win,
-                average_loss: s.average_loss,
-                profit_factor: s.profit_factor,
-                max_drawdown: allSeries.drawdown.reduce((m, p) => Math.max(m, p.value), 0),
-                growth: last(allSeries.growth),
-                net_profit: last(allSeries.profit),
-              },
-            },
-            fx: seriesOf(all, from, (d) => d.category === 'Forex'),
-            equities: seriesOf(all, from, (d) => d.category === 'Equities'),
-          },
-        ],
-      };
+      // The account is looked up inside: the same reference means the same account for the same scope.
+      const key = JSON.stringify(['historical-deals', callerScope(user).categories, rebates, ref, from ?? null, withoutRebalancing]);
+      return sendCached(answers, key, request, reply, async () => {
+        const account = await findAccount(db, user, ref);
+        return historicalDeals(account, await dealsOf(db, account.id), from, withoutRebalancing, rebates);
+      });
     },
   );
 
@@ -212,33 +225,36 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
         response: { 200: HistoricalNavResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const scope = callerScope(callerOf(request));
-      const months = await navMonths(db, scope);
-      const available = Object.fromEntries(months.map((r) => [`${r.m}.${r.y}`, r.days]));
-      const key = request.query.date_id ?? (months[0] ? `${months[0].m}.${months[0].y}` : undefined);
-      if (!key) return { data: [], available_dates: available };
-      const [m, y] = key.split('.').map(Number);
-      const rows = await navOfMonth(db, scope, y!, m!);
-      return {
-        data: rows.map((r) => ({
-          account_id: r.account_id,
-          date_id: key,
-          date_day: r.day,
-          account_name: r.account_name,
-          account: r.account,
-          balance: r.balance,
-          equity: r.equity,
-          broker_name: r.broker_name,
-          last_update: r.taken_at,
-          teiko_category: r.teiko_category,
-          img_path: r.img_path,
-          currency: r.currency,
-          balance_currency: eur(r.balance, r.currency),
-          account_currency: r.currency,
-        })),
-        available_dates: available,
-      };
+      const dateId = request.query.date_id;
+      return sendCached(answers, JSON.stringify(['historical_infos', scope.categories, dateId ?? null]), request, reply, async () => {
+        const months = await navMonths(db, scope);
+        const available = Object.fromEntries(months.map((r) => [`${r.m}.${r.y}`, r.days]));
+        const key = dateId ?? (months[0] ? `${months[0].m}.${months[0].y}` : undefined);
+        if (!key) return { data: [], available_dates: available };
+        const [m, y] = key.split('.').map(Number);
+        const rows = await navOfMonth(db, scope, y!, m!);
+        return {
+          data: rows.map((r) => ({
+            account_id: r.account_id,
+            date_id: key,
+            date_day: r.day,
+            account_name: r.account_name,
+            account: r.account,
+            balance: r.balance,
+            equity: r.equity,
+            broker_name: r.broker_name,
+            last_update: r.taken_at,
+            teiko_category: r.teiko_category,
+            img_path: r.img_path,
+            currency: r.currency,
+            balance_currency: eur(r.balance, r.currency),
+            account_currency: r.currency,
+          })),
+          available_dates: available,
+        };
+      });
     },
   );
 };

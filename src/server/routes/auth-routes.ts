@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ChangePasswordBody, ChangePasswordResponse, LoginBody, LoginResponse, WsTicketResponse } from '#shared/contract/auth.ts';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import type { AuthConfig } from '#server/config.ts';
@@ -24,10 +25,14 @@ function tooMany(res: unknown): HttpError {
   return new HttpError(429, `Too many sign-in attempts. Try again in ${seconds} s.`);
 }
 
-export const authRoutes: FastifyPluginAsyncZod<{ store: AuthStore; auth: AuthConfig }> = async (
-  app,
-  { store, auth },
-) => {
+interface Options {
+  store: AuthStore;
+  auth: AuthConfig;
+  /** Several instances: the counters live in Redis, so every instance counts every attempt. */
+  redis?: { client: Redis; namespace: string };
+}
+
+export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, auth, redis }) => {
   const windowSeconds = Math.ceil(auth.loginWindowMs / 1000);
   // Every attempt is counted before its password is checked (one atomic consume), so parallel
   // attempts cannot all slip past a count read earlier.
@@ -36,9 +41,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ store: AuthStore; auth: AuthCon
   //   window. The owner of the name, from their own address, is not locked out (OWASP).
   // - Per user name, from any address: failures past the limit slow every further attempt on that
   //   name (a second more per failure, at most LOGIN_MAX_DELAY_MS) instead of refusing it.
-  const perAddress = new RateLimiterMemory({ points: auth.loginAttemptsPerAddress, duration: windowSeconds });
-  const perPair = new RateLimiterMemory({ points: auth.loginFailuresPerUser, duration: windowSeconds });
-  const perUser = new RateLimiterMemory({ points: 1_000_000, duration: windowSeconds });
+  const limiter = (keyPrefix: string, points: number) =>
+    redis
+      ? new RateLimiterRedis({ storeClient: redis.client, keyPrefix: `${redis.namespace}:${keyPrefix}`, points, duration: windowSeconds })
+      : new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds });
+  const perAddress = limiter('login-address', auth.loginAttemptsPerAddress);
+  const perPair = limiter('login-pair', auth.loginFailuresPerUser);
+  const perUser = limiter('login-user', 1_000_000);
 
   app.post(
     '/api/login',

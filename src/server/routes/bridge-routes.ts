@@ -25,7 +25,7 @@ export async function setBridgeState(db: Database, running: boolean, userId: num
   });
 }
 
-export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (running: boolean) => void }> = async (
+export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (running: boolean) => Promise<void> }> = async (
   app,
   { db, onChange },
 ) => {
@@ -46,7 +46,7 @@ export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (run
       async (request) => {
         const user = callerOf(request);
         const changed = await setBridgeState(db, running, user.id, user.username);
-        if (changed) onChange?.(running);
+        if (changed) await onChange?.(running);
         const state = running ? 'started' : 'stopped';
         return { message: changed ? `Bridge ${state}.` : `Bridge already ${state}.` };
       },

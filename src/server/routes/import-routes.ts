@@ -29,7 +29,7 @@ const UNREADABLE = 'This file could not be read as a MetaTrader 4 or 5 trade his
  * or MT4 Statement into one account of their portfolios; its deals are stored by ticket, as the
  * terminal agents' are, so importing an overlapping report again changes nothing.
  */
-export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: Pick<AgentBroker, 'refresh'> }> = async (
+export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: Pick<AgentBroker, 'reported'> }> = async (
   app,
   { db, ingest, agents },
 ) => {
@@ -90,7 +90,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
         skipped: result.unchanged,
       });
       // Real accounts' figures are served from the agents' snapshot: read it again from the books.
-      if (result.added + result.updated > 0) await agents.refresh();
+      if (result.added + result.updated > 0) await agents.reported([]);
       return {
         message: `Imported: ${result.added} added, ${result.updated} updated, ${result.unchanged} skipped.`,
         added: result.added,

@@ -31,8 +31,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
     },
     async (request) => {
       const answer = await ingest.apply(agentOf(request), request.body);
-      agents.quote(request.body.accounts.flatMap((a) => a.quotes ?? []));
-      await agents.refresh();
+      await agents.reported(request.body.accounts.flatMap((a) => a.quotes ?? []));
       return answer;
     },
   );
@@ -86,7 +85,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
       const agent = agentOf(request);
       const row = await answerCommand(db, agent.id, request.params.id, request.body.state, request.body.message ?? null, new Date());
       if (!row) throw notFound(`No command ${request.params.id} is awaiting this agent's answer.`);
-      agents.answered(row.id);
+      await agents.answered(row.id);
       return { message: `Command ${row.id} recorded as ${request.body.state}.` };
     },
   );

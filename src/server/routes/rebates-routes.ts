@@ -6,6 +6,8 @@ import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { scopeFor } from '#server/auth/scope.ts';
 import type { Database } from '#server/db/database.ts';
 import { listRebates } from '#server/db/rebates-repo.ts';
+import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
+import type { Changes } from '#server/scale/changes.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
 
@@ -14,19 +16,24 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
  * group_by=broker one row per broker, currency and month (account = broker name, login empty).
  * portfolio=All covers every portfolio the caller is authorised for.
  */
-export const rebatesRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const rebatesRoutes: FastifyPluginAsyncZod<{ db: Database; changes: Changes }> = async (app, { db, changes }) => {
+  // Rebate rows change only with the ledger's writes: made once per generation, scope and grouping.
+  const answers = new AnswerCache(changes);
   app.get(
     '/api/stats/rebates',
     {
       preHandler: requirePermission('read_rebate'),
       schema: { querystring: RebatesQuery, response: { 200: RebatesResponse, ...errors } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { portfolio, group_by } = request.query;
-      const rows = await listRebates(db, scopeFor(callerOf(request), portfolio), group_by === 'broker');
-      return {
-        data: rows.map(({ category, ...r }) => ({ ...r, portfolio_category: portfolioOfCategory(category) ?? category })),
-      };
+      const scope = scopeFor(callerOf(request), portfolio);
+      return sendCached(answers, JSON.stringify(['stats/rebates', scope.categories, group_by]), request, reply, async () => {
+        const rows = await listRebates(db, scope, group_by === 'broker');
+        return {
+          data: rows.map(({ category, ...r }) => ({ ...r, portfolio_category: portfolioOfCategory(category) ?? category })),
+        };
+      });
     },
   );
 };

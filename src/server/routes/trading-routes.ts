@@ -10,29 +10,33 @@ import { roundTo } from '#shared/analytics/stats.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
-import type { CopyEngine } from '#server/copy/copy-engine.ts';
+import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
 import { listAlerts } from '#server/db/alerts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { rulesOfScope, setAllowedPairs } from '#server/db/copy-rules-repo.ts';
 import { tradedSymbols } from '#server/db/deals-repo.ts';
 import type { Database } from '#server/db/database.ts';
+import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import { badRequest, HttpError, notFound } from '#server/http/errors.ts';
 import { idempotent } from '#server/http/idempotency.ts';
 import type { ExcursionCache } from '#server/live/excursion-cache.ts';
 import type { BrokerAdapter } from '#server/market/adapter.ts';
+import type { Changes } from '#server/scale/changes.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
 
 interface Options {
   db: Database;
   market: BrokerAdapter | null;
-  /** Orders on masters carry to their copies through the copy engine. */
-  copier: CopyEngine | null;
+  /** Orders on masters carry to their copies through the copy engine, wherever it runs. */
+  copier: ClusterOrders | null;
   excursions: ExcursionCache;
+  /** The generation of what cached answers read (the alerts). */
+  changes: Changes;
 }
 
-export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, market, copier, excursions }) => {
-  const requireMarket = (): { market: BrokerAdapter; copier: CopyEngine } => {
+export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, market, copier, excursions, changes }) => {
+  const requireMarket = (): { market: BrokerAdapter; copier: ClusterOrders } => {
     if (!market || !copier) throw new HttpError(409, 'The data bridge is not connected to any broker.');
     return { market, copier };
   };
@@ -65,7 +69,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
           targets.map((p) => p.id),
           body.take_profit,
           body.stop_loss,
-          (tx) => audit(tx, user.id, 'positions.set-tp-sl', { ...body, positions: targets.map((p) => p.id) }),
+          { userId: user.id, action: 'positions.set-tp-sl', details: { ...body, positions: targets.map((p) => p.id) } },
         );
         return { message: `Take profit ${body.take_profit} and stop loss ${body.stop_loss} set on ${changed} position${changed === 1 ? '' : 's'} of ${body.symbol}.` };
       });
@@ -83,7 +87,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
         if (targets.length === 0) throw notFound('Position to close not found.');
         const closed = await requireMarket().copier.close(
           targets.map((p) => p.id),
-          (tx) => audit(tx, user.id, 'positions.close', { ...body, positions: targets.map((p) => p.id) }),
+          { userId: user.id, action: 'positions.close', details: { ...body, positions: targets.map((p) => p.id) } },
         );
         return { message: `Close request sent: ${closed} position${closed === 1 ? '' : 's'} of ${body.symbol} closed.` };
       });
@@ -153,11 +157,16 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
     },
   );
 
+  // Alerts: made once per generation and scope (a change bumps the generation; see Changes).
+  const alerts = new AnswerCache(changes);
   app.get(
     '/api/alerts/infos',
     { schema: { querystring: z.strictObject({}), response: { 200: AlertsResponse, ...errors } } },
-    async (request) => {
-      return { alerts: await listAlerts(db, callerScope(callerOf(request))) };
+    async (request, reply) => {
+      const scope = callerScope(callerOf(request));
+      return sendCached(alerts, JSON.stringify(['alerts/infos', scope.categories]), request, reply, async () => ({
+        alerts: await listAlerts(db, scope),
+      }));
     },
   );
 };

@@ -17,9 +17,13 @@ export const ReadyResponse = z
       message: z.string().optional().describe('Why the database check failed'),
     }),
     market: z.object({
-      running: z.boolean().describe('This process runs the simulated market'),
+      running: z.boolean().describe('This process runs the market and the copy engine (it leads)'),
       reason: z.string().optional().describe('Why it does not'),
     }),
+    redis: z
+      .object({ ok: z.boolean(), message: z.string().optional() })
+      .optional()
+      .describe('With REDIS_URL (several instances): whether this instance reaches Redis. Reported, not required.'),
   })
   .describe('Readiness: the database answers SELECT 1 within 2 s.');
 export type ReadyResponse = z.infer<typeof ReadyResponse>;

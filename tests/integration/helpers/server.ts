@@ -107,7 +107,8 @@ export async function login(server: TestServer, who: keyof typeof DEMO): Promise
 
 /** The simulated market behind an app's broker adapter: tests step its clock and drive its masters. */
 export function simulatorOf(app: FastifyInstance): SimulatedMarket {
-  const parts = app.market instanceof CompositeBroker ? app.market.parts : [app.market];
+  const local = app.market.local;
+  const parts = local instanceof CompositeBroker ? local.parts : [local];
   const simulated = parts.find((p) => p instanceof SimulatedMarket);
   if (!simulated) throw new Error('this server runs no simulated market');
   return simulated;

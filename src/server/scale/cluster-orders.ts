@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { CopyEngine } from '#server/copy/copy-engine.ts';
+import { audit } from '#server/db/audit-repo.ts';
+import { isDatabaseUnavailable } from '#server/db/database.ts';
+import { HttpError } from '#server/http/errors.ts';
+import type { Bus } from './bus.ts';
+import type { ClusterMarket } from './cluster-market.ts';
+
+/** The audit row written in the order's own transaction, on whichever instance carries it out. */
+export interface AuditEntry {
+  userId: number;
+  action: string;
+  details: Record<string, unknown>;
+}
+
+type Request =
+  | { op: 'close'; ids: number[]; audit: AuditEntry }
+  | { op: 'modifyStops'; ids: number[]; tp: number | null; sl: number | null; audit: AuditEntry }
+  | { op: 'reloadRules' }
+  | { op: 'setCopying'; running: boolean };
+
+interface Envelope {
+  id: string;
+  from: string;
+  request: Request;
+}
+
+interface Reply {
+  id: string;
+  to: string;
+  ok: boolean;
+  value?: number;
+  status?: number;
+  message?: string;
+}
+
+const REQUESTS = 'orders:request';
+const REPLIES = 'orders:reply';
+/** A leader silent this long is taken for gone: orders answer 503 at once rather than wait. */
+const LEADER_SILENT_MS = 5_000;
+
+/**
+ * What the routes ask of the copy engine (closes and TP/SL edits carried to the copies, the rules,
+ * the bridge), wherever it runs: in this process when it leads, else sent over the bus to the
+ * leader, whose answer (or refusal, with its status and message) comes back the same way.
+ */
+export class ClusterOrders {
+  private readonly pending = new Map<string, { resolve: (r: Reply) => void; timer: NodeJS.Timeout }>();
+
+  constructor(
+    private readonly copier: CopyEngine,
+    private readonly market: ClusterMarket,
+    private readonly bus: Bus,
+    /** How long a follower waits for the leader's answer (longer than the leader waits for a terminal). */
+    private readonly replyTimeoutMs: number,
+  ) {
+    bus.subscribe<Envelope>(REQUESTS, async (envelope) => {
+      if (!this.market.isLeader || envelope.from === this.bus.id) return;
+      const reply: Reply = { id: envelope.id, to: envelope.from, ok: true };
+      try {
+        reply.value = await this.run(envelope.request);
+      } catch (err) {
+        reply.ok = false;
+        const known = err instanceof HttpError;
+        reply.status = known ? err.statusCode : isDatabaseUnavailable(err) ? 503 : 500;
+        reply.message = known ? err.message : reply.status === 503 ? 'The database is unavailable at the moment. Please try again in a few seconds.' : 'The order failed on the instance that runs the market.';
+      }
+      await this.bus.publish(REPLIES, reply, undefined, { remoteOnly: true });
+    });
+    bus.subscribe<Reply>(REPLIES, (reply) => {
+      if (reply.to !== this.bus.id) return;
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      clearTimeout(waiting.timer);
+      this.pending.delete(reply.id);
+      waiting.resolve(reply);
+    });
+  }
+
+  close(ids: readonly number[], entry: AuditEntry): Promise<number> {
+    return this.send({ op: 'close', ids: [...ids], audit: entry });
+  }
+
+  modifyStops(ids: readonly number[], tp: number | null, sl: number | null, entry: AuditEntry): Promise<number> {
+    return this.send({ op: 'modifyStops', ids: [...ids], tp, sl, audit: entry });
+  }
+
+  async reloadRules(): Promise<void> {
+    await this.send({ op: 'reloadRules' });
+  }
+
+  async setCopying(running: boolean): Promise<void> {
+    await this.send({ op: 'setCopying', running });
+  }
+
+  private async run(request: Request): Promise<number> {
+    const inTx = (entry: AuditEntry) => (tx: Parameters<typeof audit>[0]) => audit(tx, entry.userId, entry.action, entry.details);
+    switch (request.op) {
+      case 'close':
+        return this.copier.close(request.ids, inTx(request.audit));
+      case 'modifyStops':
+        return this.copier.modifyStops(request.ids, request.tp, request.sl, inTx(request.audit));
+      case 'reloadRules':
+        await this.copier.reloadRules();
+        return 0;
+      case 'setCopying':
+        this.copier.setCopying(request.running);
+        return 0;
+    }
+  }
+
+  private async send(request: Request): Promise<number> {
+    // One instance alone (or the leader) carries it out itself; a paused market refuses with 503.
+    if (this.market.isLeader || !this.bus.shared) return this.run(request);
+    if (this.market.silenceMs > LEADER_SILENT_MS) {
+      throw new HttpError(503, 'No instance runs the market at the moment (another one is taking it over). Try again in a few seconds.');
+    }
+    const id = randomUUID();
+    const reply = await new Promise<Reply>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ id, to: '', ok: false, status: 504, message: 'The instance that runs the market has not answered in time: the outcome is unknown. The order will not be sent again.' });
+      }, this.replyTimeoutMs);
+      this.pending.set(id, { resolve, timer });
+      this.bus.publish<Envelope>(REQUESTS, { id, from: this.bus.id, request }, undefined, { remoteOnly: true }).catch(() => undefined);
+    });
+    if (!reply.ok) throw new HttpError(reply.status ?? 500, reply.message ?? 'The order failed.');
+    return reply.value ?? 0;
+  }
+
+  /** Stops waiting for answers (the server closes). */
+  dispose(): void {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+  }
+}
