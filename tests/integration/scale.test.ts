@@ -2,6 +2,9 @@
  * Several instances (issue 19): two real server processes on one PostgreSQL schema and one Redis.
  * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set (.ci/run sets both).
  */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLUSTER_DB, CLUSTER_REDIS, freePort, freshSchema, sql, startInstance, stopInstance, type Instance } from './helpers/cluster.ts';
@@ -159,6 +162,64 @@ describe.runIf(CLUSTER_DB && CLUSTER_REDIS)('several instances on one PostgreSQL
     expect(res.status).toBe(429);
     expect(((await res.json()) as { message: string }).message).toMatch(/Too many sign-in attempts/);
   });
+
+  it('lets an agent post and poll on B while A runs the market: a TP edit sent to B reaches the agent and its answer comes back', async () => {
+    const env = { ...process.env, DATABASE_URL: CLUSTER_DB!, DATABASE_SCHEMA: schema };
+    const admin = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], { env });
+    await admin('broker', 'add', 'Pepperstone');
+    await admin('account', 'add', '--broker', 'Pepperstone', '--login', '51234567', '--server', 'Pepperstone-Live01', '--name', 'Live FX Master', '--currency', 'EUR', '--category', 'global forex');
+    const agentKey = (await admin('agent', 'create', 'vps-1', '--account', '51234567@Pepperstone-Live01:trade')).stdout.trim().split('\n').at(-1)!.trim();
+    const res = await fetch(`${b.url}/api/ingest/v1/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-agent-key': agentKey },
+      body: JSON.stringify({
+        session: randomUUID(), seq: 1, batch_id: randomUUID(), utc_offset_minutes: 0, sent_at: Date.now(),
+        accounts: [{
+          login: '51234567', server: 'Pepperstone-Live01',
+          state: { balance: 25_000, equity: 25_120, margin: 1_100, free_margin: 24_020, leverage: 100, currency: 'EUR' },
+          positions: { full: true, open: [{ identifier: 900, symbol: 'EURUSD', type: 'buy', volume: 1.5, price_open: 1.0812, price_current: 1.0824, sl: 0, tp: 0, profit: 166.2, swap: 0, time: Math.floor(Date.now() / 1000) }], closed: [] },
+          quotes: [{ symbol: 'EURUSD', bid: 1.0824, ask: 1.0826 }],
+        }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    // The leader (A) read the report B took: A's answer shows the terminal's equity.
+    const equityOnA = async () => {
+      const info = (await (await fetch(`${a.url}/api/brokers/accounts/info`, { headers: { 'x-api-key': key } })).json()) as { data: { account: string; equity: number }[] };
+      return info.data.find((r) => r.account === '51234567')?.equity;
+    };
+    await expect.poll(equityOnA, { timeout: 5_000 }).toBe(25_120);
+
+    // The edit goes to B, B hands it to A (which runs the market), A queues the command, the agent's
+    // long poll on B wakes with it, the answer posted to B reaches A, and A's answer reaches B.
+    const edit = fetch(`${b.url}/api/positions/set-tp-sl-by-symbol`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ category: 'Forex', symbol: 'EURUSD', direction: 'long', currency: 'EUR', take_profit: 1.2, stop_loss: 1.0, portfolio: 'Global FX' }),
+    });
+    const polled = Date.now();
+    const poll = (await (await fetch(`${b.url}/api/ingest/v1/commands?wait=10`, { headers: { 'x-agent-key': agentKey } })).json()) as {
+      commands: { id: string; kind: string; payload: { identifier: number; tp: number; sl: number } }[];
+    };
+    if (poll.commands.length === 0) {
+      const failed = await edit;
+      throw new Error(`no command reached the agent; the edit answered ${failed.status} ${await failed.text()}`);
+    }
+    expect(poll.commands).toHaveLength(1);
+    expect(poll.commands[0]).toMatchObject({ kind: 'modify', payload: { identifier: 900, tp: 1.2, sl: 1.0 } });
+    // Woken by the queued command, not by the end of its 10 s wait.
+    expect(Date.now() - polled).toBeLessThan(5_000);
+    const ack = await fetch(`${b.url}/api/ingest/v1/commands/${poll.commands[0]!.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-agent-key': agentKey },
+      body: JSON.stringify({ state: 'done' }),
+    });
+    expect(ack.status).toBe(200);
+    const answer = await edit;
+    const body = (await answer.json()) as { message: string };
+    expect(answer.status, body.message).toBe(200);
+    expect(body.message).toMatch(/^Take profit 1\.2 and stop loss 1 set on \d+ positions? of EURUSD\.$/);
+  }, 60_000);
 
   it('hands the market to B within 10 s when the leader is killed, with no deal written twice', async () => {
     const onB = feeds[0]!;
