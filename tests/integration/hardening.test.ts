@@ -456,13 +456,13 @@ describe.each(BACKENDS)('hardening (%s)', (backend) => {
 });
 
 describe.runIf(BACKENDS.includes('postgres'))('one market per PostgreSQL database', () => {
-  it('refuses to start a second market process on the same database with a clear message', async () => {
+  it('refuses to start a second market process on the same database without Redis, with a clear message', async () => {
     const schema = `m_${randomBytes(5).toString('hex')}`;
     const first = await startServer('postgres', { schema });
     try {
       const second = buildApp(testConfig('postgres', { schema }));
       await expect(second).rejects.toBeInstanceOf(MarketLockedError);
-      await expect(second).rejects.toThrow(/Another server process already runs the simulated market/);
+      await expect(second).rejects.toThrow(/Another server process already runs the market .*set REDIS_URL on every instance to run several/);
     } finally {
       await first.close();
       const pg = (await import('pg')).default;

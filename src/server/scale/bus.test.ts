@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MarketSnapshot } from '#server/market/adapter.ts';
+import { LocalBus, RedisBus, type Bus } from './bus.ts';
+import { snapshotCodec } from './cluster-market.ts';
+
+const REDIS = process.env.TEST_REDIS_URL;
+const open: Bus[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((b) => b.close()));
+});
+
+const snapshot: MarketSnapshot = {
+  at: 1_700_000_000_000,
+  seq: 7,
+  instruments: new Map([['EURUSD', { symbol: 'EURUSD', category: 'Forex', quote: 'USD', contract: 100_000, pip: 0.0001, digits: 5, exchange: null }]]),
+  rates: new Map([['USD', 0.92]]),
+  mids: new Map([['EURUSD', 1.0825]]),
+  accounts: new Map(),
+  positions: [],
+};
+
+describe('the bus of one instance', () => {
+  it('delivers a message to this instance\'s subscribers, awaited, as the value itself', async () => {
+    const bus = new LocalBus();
+    const heard: unknown[] = [];
+    bus.subscribe('c', async (v) => {
+      await new Promise((r) => setTimeout(r, 10));
+      heard.push(v);
+    });
+    const value = { a: 1 };
+    await bus.publish('c', value);
+    expect(heard).toEqual([value]);
+    expect(heard[0]).toBe(value);
+  });
+
+  it('does not deliver a message meant only for the other instances', async () => {
+    const bus = new LocalBus();
+    const heard: unknown[] = [];
+    bus.subscribe('c', (v) => void heard.push(v));
+    await bus.publish('c', 1, undefined, { remoteOnly: true });
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('a snapshot on the wire', () => {
+  it('comes back equal, its maps as maps', () => {
+    const wire = JSON.parse(JSON.stringify(snapshotCodec.encode(snapshot))) as unknown;
+    const back = snapshotCodec.decode(wire);
+    expect(back).toEqual(snapshot);
+    expect(back.rates.get('USD')).toBe(0.92);
+  });
+});
+
+describe.runIf(REDIS)('the bus of several instances (Redis)', () => {
+  const ns = `bus-test-${process.pid}-${Date.now()}`;
+
+  it('delivers to the other instance, decoded, and not back to the sender twice', async () => {
+    const a = await RedisBus.connect(REDIS!, ns, () => undefined);
+    const b = await RedisBus.connect(REDIS!, ns, () => undefined);
+    open.push(a, b);
+    const onA: MarketSnapshot[] = [];
+    const onB: MarketSnapshot[] = [];
+    a.subscribe('snap', (s) => void onA.push(s), snapshotCodec);
+    b.subscribe('snap', (s) => void onB.push(s), snapshotCodec);
+    await a.publish('snap', snapshot, snapshotCodec);
+    await expect.poll(() => onB.length).toBe(1);
+    expect(onB[0]).toEqual(snapshot);
+    // A heard its own message once, at publish time.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(onA).toHaveLength(1);
+  });
+
+  it('keeps installations apart by namespace', async () => {
+    const a = await RedisBus.connect(REDIS!, `${ns}-1`, () => undefined);
+    const b = await RedisBus.connect(REDIS!, `${ns}-2`, () => undefined);
+    open.push(a, b);
+    const heard: unknown[] = [];
+    b.subscribe('c', (v) => void heard.push(v));
+    await a.publish('c', 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard).toEqual([]);
+  });
+
+  it('says clearly when Redis is unreachable', async () => {
+    await expect(RedisBus.connect('redis://127.0.0.1:1', ns, () => undefined)).rejects.toThrow(/Redis at redis:\/\/127\.0\.0\.1:1 is unreachable/);
+  });
+});
