@@ -14,6 +14,13 @@ import { startProcess } from './spawn.ts';
 import { benchLiveTable } from './live-table.ts';
 import { benchIngest } from './ingest.ts';
 
+// `npm run bench -- scale`: only the several-instances benchmark (tests/bench/scale.ts).
+if (process.argv.includes('scale')) {
+  const { benchScale } = await import('./scale.ts');
+  await benchScale();
+  process.exit(0);
+}
+
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 
