@@ -16,6 +16,7 @@ import type { AppConfig } from './config.ts';
 import { isDatabaseUnavailable, openPglite, openPostgres, type Database } from './db/database.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { HttpError } from './http/errors.ts';
+import { ANSWER_COMPRESSION } from './http/answer-cache.ts';
 import { migrate } from './db/migrations.ts';
 import { AuthStore } from './auth/auth-store.ts';
 import { authGuard } from './auth/guard.ts';
@@ -26,7 +27,6 @@ import { accountsRoutes } from './routes/accounts-routes.ts';
 import { tradingRoutes } from './routes/trading-routes.ts';
 import { rebatesRoutes } from './routes/rebates-routes.ts';
 import { liveRoutes, WS_CLOSE } from './routes/live-routes.ts';
-import type { BrokerAdapter } from './market/adapter.ts';
 import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
 import { Ledger } from './ledger/ledger.ts';
 import { Changes } from './scale/changes.ts';
@@ -313,9 +313,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // a fast brotli level, as JSON answers are compressed on every request. The built client ships
   // precompressed (.br, .gz beside each file), served as is below.
   await app.register(compress, {
-    encodings: ['br', 'gzip'],
-    threshold: 1024,
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    encodings: ANSWER_COMPRESSION.encodings,
+    threshold: ANSWER_COMPRESSION.threshold,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: ANSWER_COMPRESSION.brotliQuality } },
   });
   await registerOpenApi(app);
   // Before the guard: its onRequest hook marks upgrade requests, so one the guard refuses (401) has its
@@ -340,7 +340,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(bridgeRoutes, {
     db,
     // The leader reads the bridge's state again whenever it takes over; a lost message is logged.
-    onChange: (running) => orders.setCopying(running).catch((err: unknown) => app.log.warn({ err }, 'the leader did not hear the bridge change')),
+    onChange: (running) => {
+      // The bridge's alert is in the alerts' cached answers.
+      changes.bump();
+      return orders.setCopying(running).catch((err: unknown) => app.log.warn({ err }, 'the leader did not hear the bridge change'));
+    },
   });
   await app.register(accountsRoutes, { db, market, changes });
   await app.register(tradingRoutes, { db, market, copier: orders, excursions, changes });

@@ -1,4 +1,4 @@
-// npm run bench: history generation, HTTP throughput against a bare-route ceiling, websocket fan-out,
+// npm run bench: history generation, HTTP throughput against the same server's cheapest authenticated answer, websocket fan-out,
 // then the client: first-load budget and Lighthouse (client.ts), the live table in Chromium (live-table.ts).
 // Every load targets 127.0.0.1 only, is bounded in time and count, and stops by itself.
 import fs from 'node:fs';

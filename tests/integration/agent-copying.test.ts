@@ -78,7 +78,7 @@ describe.each(BACKENDS)('a master and two followers on three terminals, copied b
     for (const [t, id] of [[master, masterId], [followerA, a], [followerB, b]] as const) {
       await grantAccount(db, await insertAgent(db, `agent-${t.login}`, hashToken(t.key)), id, 'trade');
     }
-    await server.app.copier!.reloadRules();
+    await server.app.copier.reloadRules();
     for (const t of [master, followerA, followerB]) await t.report();
     const users = await import('#server/auth/password.ts');
     await server.app.authStore.upsertUser({
@@ -92,7 +92,7 @@ describe.each(BACKENDS)('a master and two followers on three terminals, copied b
   it("copies a master's trade to each follower's terminal at its ratio, and its close", async () => {
     master.open = [position(1000, 'EURUSD', 1.2)];
     await master.report();
-    const masterPosition = server.app.market!.snapshot().positions.find((p) => p.symbol === 'EURUSD' && p.quantity === 1.2)!;
+    const masterPosition = server.app.market.snapshot().positions.find((p) => p.symbol === 'EURUSD' && p.quantity === 1.2)!;
     const [toA] = await followerA.poll();
     const [toB] = await followerB.poll();
     expect(toA).toMatchObject({ login: followerA.login, kind: 'open', payload: { symbol: 'EURUSD', type: 'buy', volume: 0.6, master_position_id: masterPosition.id } });
@@ -104,7 +104,7 @@ describe.each(BACKENDS)('a master and two followers on three terminals, copied b
     followerB.open = [position(3000, 'EURUSD', 2.4, masterPosition.id)];
     await followerA.report();
     await followerB.report();
-    expect(server.app.market!.snapshot().positions.filter((p) => p.master_position_id === masterPosition.id)).toHaveLength(2);
+    expect(server.app.market.snapshot().positions.filter((p) => p.master_position_id === masterPosition.id)).toHaveLength(2);
 
     // The master closes in its terminal: each follower's terminal is told to close its copy.
     master.open = [];

@@ -38,7 +38,7 @@ describe.each(BACKENDS)("the simulated market's accounts as one terminal agent (
   it('reports every account, its open positions and its closed trades; the server books them as the simulator did', async () => {
     const stop = new AbortController();
     const running = runAsAgent(sim, { url: server.url, key, everyMs: 200, signal: stop.signal });
-    const served = () => server.app.market!.snapshot();
+    const served = () => server.app.market.snapshot();
     await expect.poll(() => served().accounts.size, { timeout: 20_000 }).toBe(sim.accounts.length);
     await expect.poll(() => served().positions.length, { timeout: 20_000 }).toBeGreaterThan(0);
     stop.abort();

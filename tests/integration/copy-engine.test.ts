@@ -19,7 +19,7 @@ describe.each(BACKENDS)('the copy engine over the simulated broker (%s)', (backe
   let master: LiveAccount;
   let followers: LiveAccount[];
   const market = () => simulatorOf(server.app);
-  const copier = () => server.app.copier!;
+  const copier = () => server.app.copier;
   const copiesOf = (p: LivePosition) => market().snapshot().positions.filter((c) => c.master_position_id === p.id);
   const isOpen = (id: number) => market().snapshot().positions.some((p) => p.id === id);
   const count = async (sql: string, params: unknown[] = []) => (await server.app.db.query<{ n: number }>(sql, params))[0]!.n;

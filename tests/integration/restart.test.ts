@@ -42,8 +42,8 @@ describe.each(BACKENDS)('a restart continues from what is stored (%s)', (backend
       expect(await count(second, 'deals')).toBe(deals);
       expect(await count(second, 'nav_snapshots')).toBe(nav);
       expect(await count(second, 'accounts')).toBe(32);
-      expect(second.app.market!.snapshot().positions.length).toBe(open);
-      expect(second.app.market!.snapshot().mids.get('EURUSD')).toBe(mids);
+      expect(second.app.market.snapshot().positions.length).toBe(open);
+      expect(second.app.market.snapshot().mids.get('EURUSD')).toBe(mids);
       await second.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -145,7 +145,10 @@ export class Ledger {
       if (step.alerted) silent.add(a.id);
     }
     // Remembered once recorded: an alert whose insert failed is raised again at the next check.
-    if (alerts.length) await insertAlerts(this.db, alerts);
+    if (alerts.length) {
+      await insertAlerts(this.db, alerts);
+      this.onCommit();
+    }
     for (const id of alertedMargin) this.marginAlerted.set(id, nowS);
     for (const a of accounts) {
       if (silent.has(a.id)) this.silenceAlerted.add(a.id);

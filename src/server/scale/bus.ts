@@ -100,7 +100,7 @@ export class RedisBus extends Bus {
     } catch (err) {
       client.disconnect();
       subscriber.disconnect();
-      throw new Error(`Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} is unreachable: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} is unreachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     const bus = new RedisBus(client, subscriber, namespace, onError);
     await subscriber.subscribe(bus.topic);

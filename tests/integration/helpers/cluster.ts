@@ -40,8 +40,8 @@ export function startInstance(env: Record<string, string>, port: number, timeout
       out += chunk.toString();
       if (out.length > 2_000_000) out = out.slice(-1_000_000);
     };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     const timer = setTimeout(() => reject(new Error(`the instance on ${port} did not start:\n${out.slice(-3000)}`)), timeoutMs);
     const url = `http://127.0.0.1:${port}`;
     const poll = setInterval(() => {
@@ -117,8 +117,8 @@ export async function startBalancer(ports: number[], options: { backup?: boolean
   fs.writeFileSync(file, cfg);
   const child = spawn('haproxy', ['-f', file, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
