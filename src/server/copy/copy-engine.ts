@@ -3,6 +3,27 @@ import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/market/adapter.ts';
 import { copyLot } from '#shared/domain/copy-lot.ts';
+import { entrySlippage, SLIPPAGE_ALERT_PIPS } from '#shared/analytics/copy-quality.ts';
+import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
+import { equityStops, insertCopyEvents, markEquityStopped, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
+import { HttpError } from '#server/http/errors.ts';
+
+/** Why a copy order failed, from the adapter's refusal. */
+export function missReasonOf(err: unknown): { reason: MissReason; message: string } {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/margin/i.test(message)) return { reason: 'no_margin', message };
+  if (err instanceof HttpError && err.statusCode === 409 && /terminal/i.test(message)) return { reason: 'agent_offline', message };
+  return { reason: 'rejected', message };
+}
+
+const MISS_TEXT: Record<MissReason, string> = {
+  pair_not_allowed: 'the pair is not allowed by the copy rule',
+  bridge_off: 'the data bridge was stopped',
+  agent_offline: "the follower's terminal is not connected",
+  rejected: 'the order was rejected',
+  no_margin: 'not enough margin',
+  equity_stop: "the follower's equity stop has fired",
+};
 
 /** Copies whose master position is no longer open. */
 export function orphanCopies(positions: readonly LivePosition[]): LivePosition[] {
@@ -32,11 +53,17 @@ export class CopyEngine {
   private copying = true;
   private unsubscribe: (() => void)[] = [];
   private reconciling = false;
+  private stops = new Map<number, { stop: number; stopped: boolean }>();
+  /** Copies whose entry was checked against the slippage threshold, and duplicates already told. */
+  private readonly checked = new Set<number>();
+  private readonly toldDuplicates = new Set<string>();
 
   constructor(
     private readonly db: Database,
     private readonly broker: BrokerAdapter,
     private readonly onError: (err: unknown) => void = () => {},
+    /** Told after copy events or alerts were written (the cached answers' generation). */
+    private readonly onRecorded: () => void = () => {},
   ) {}
 
   /** Loads the rules and the bridge state (again after a pause) and follows the adapter's trades. */
@@ -63,6 +90,38 @@ export class CopyEngine {
   async reloadRules(): Promise<void> {
     const rules = await allRules(this.db);
     this.allowed = new Map(rules.map((r) => [r.master_id, new Set(r.allowed_pairs)]));
+    this.stops = await equityStops(this.db);
+  }
+
+  /** Writes what went wrong with copies, with an alert each; never throws (copying goes on). */
+  private async record(events: readonly CopyEvent[], alerts: readonly NewAlert[] = []): Promise<void> {
+    if (events.length === 0 && alerts.length === 0) return;
+    try {
+      await this.db.transaction(async (tx) => {
+        await insertCopyEvents(tx, events);
+        await insertAlerts(tx, alerts);
+      });
+      this.onRecorded();
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  private missed(master: LiveAccount, p: LivePosition, followers: readonly LiveAccount[], reason: MissReason, message: string | null, atS: number) {
+    const events: CopyEvent[] = followers.map((f) => ({
+      at: atS, kind: 'missed', reason, message, masterAccountId: master.id, followerAccountId: f.id, masterPositionId: p.id, symbol: p.symbol, type: p.type,
+    }));
+    const alerts: NewAlert[] = followers.map((f) => ({
+      type: 'copy',
+      message: `Missed copy on ${f.account_name}: ${p.type} ${p.symbol} of ${master.account_name} was not copied (${MISS_TEXT[reason]}${message ? `: ${message}` : ''}).`,
+      at: atS,
+      accountId: f.id,
+    }));
+    return this.record(events, alerts);
+  }
+
+  private followersOf(master: LiveAccount): LiveAccount[] {
+    return [...this.broker.snapshot().accounts.values()].filter((f) => f.master_id === master.id);
   }
 
   /** The bridge was switched; on, copies left without their master's trade are closed now. */
@@ -87,6 +146,7 @@ export class CopyEngine {
 
   /** One close at a time; a failure (the market paused, the database away) is retried at the next update. */
   private reconcile(snapshot: MarketSnapshot): void {
+    this.inspect(snapshot);
     if (!this.copying || this.reconciling) return;
     const orphans = orphanCopies(snapshot.positions);
     if (orphans.length === 0) return;
@@ -99,12 +159,76 @@ export class CopyEngine {
       });
   }
 
+  /**
+   * New copies filled past the slippage threshold, and a follower holding two copies of one master
+   * position (a duplicated copy): each is recorded once, with an alert.
+   */
+  private inspect(snapshot: MarketSnapshot): void {
+    const byId = new Map(snapshot.positions.map((p) => [p.id, p]));
+    const events: CopyEvent[] = [];
+    const alerts: NewAlert[] = [];
+    const atS = Math.floor(snapshot.at / 1000);
+    const seen = new Map<string, LivePosition[]>();
+    for (const p of snapshot.positions) {
+      if (p.master_position_id === null) continue;
+      const key = `${p.account_id}|${p.master_position_id}`;
+      seen.set(key, [...(seen.get(key) ?? []), p]);
+      if (this.checked.has(p.id)) continue;
+      this.checked.add(p.id);
+      const master = byId.get(p.master_position_id);
+      const follower = snapshot.accounts.get(p.account_id);
+      if (!master || !follower || p.category !== 'Forex') continue;
+      const pips = entrySlippage(p.type, master.price_open, p.price_open, p.symbol, p.category).distance;
+      if (pips > SLIPPAGE_ALERT_PIPS) {
+        alerts.push({
+          type: 'slippage',
+          message: `Slippage on ${follower.account_name}: ${p.type} ${p.symbol} copied ${pips.toFixed(1)} pips worse than its master (threshold ${SLIPPAGE_ALERT_PIPS} pips).`,
+          at: atS,
+          accountId: follower.id,
+        });
+      }
+    }
+    for (const [key, copies] of seen) {
+      if (copies.length < 2 || this.toldDuplicates.has(key)) continue;
+      this.toldDuplicates.add(key);
+      const first = copies[0]!;
+      const follower = snapshot.accounts.get(first.account_id);
+      const masterPosition = byId.get(first.master_position_id!);
+      const master = masterPosition ? snapshot.accounts.get(masterPosition.account_id) : undefined;
+      if (!follower || !master) continue;
+      events.push({
+        at: atS, kind: 'duplicate', reason: 'duplicate', message: `${copies.length} copies of one master trade`, masterAccountId: master.id,
+        followerAccountId: follower.id, masterPositionId: first.master_position_id!, symbol: first.symbol, type: first.type,
+      });
+      alerts.push({
+        type: 'copy',
+        message: `Duplicated copy on ${follower.account_name}: ${copies.length} copies of ${first.type} ${first.symbol} of ${master.account_name}.`,
+        at: atS,
+        accountId: follower.id,
+      });
+    }
+    // A follower's equity at its stop fires the stop now, not only at its next master trade.
+    for (const [id, stop] of this.stops) {
+      const f = snapshot.accounts.get(id);
+      if (f && !stop.stopped && f.master_id !== null && f.equity <= stop.stop) void this.fireStop(f, stop.stop, atS);
+    }
+    // Forget positions no longer open.
+    for (const id of this.checked) if (!byId.has(id)) this.checked.delete(id);
+    void this.record(events, alerts);
+  }
+
   private async onTrade(event: TradeEvent): Promise<void> {
-    if (!this.copying) return;
     if (event.kind === 'opened') {
-      if (event.account.is_master) await this.copyOpen(event.account, event.position);
+      if (!event.account.is_master) return;
+      if (!this.copying) {
+        const atS = Math.floor(this.broker.snapshot().at / 1000);
+        await this.missed(event.account, event.position, this.followersOf(event.account), 'bridge_off', null, atS);
+        return;
+      }
+      await this.copyOpen(event.account, event.position);
       return;
     }
+    if (!this.copying) return;
     const closed = new Set(event.positions.map((p) => p.id));
     const { positions, accounts } = this.broker.snapshot();
     const masters = new Set(event.positions.filter((p) => accounts.get(p.account_id)?.is_master).map((p) => p.id));
@@ -113,19 +237,53 @@ export class CopyEngine {
   }
 
   private async copyOpen(master: LiveAccount, p: LivePosition): Promise<void> {
-    if (!this.allowed.get(master.id)?.has(p.symbol)) return;
-    for (const f of this.broker.snapshot().accounts.values()) {
-      if (f.master_id !== master.id) continue;
-      await this.broker.open({
-        accountId: f.id,
-        symbol: p.symbol,
-        type: p.type,
-        quantity: copyLot(p.quantity, f.copy_ratio, p.category),
-        masterPositionId: p.id,
-        openedAt: p.opened_at,
-        sl: p.sl,
-        tp: p.tp,
-      });
+    const atS = Math.floor(this.broker.snapshot().at / 1000);
+    const followers = this.followersOf(master);
+    if (!this.allowed.get(master.id)?.has(p.symbol)) {
+      await this.missed(master, p, followers, 'pair_not_allowed', null, atS);
+      return;
     }
+    for (const f of followers) {
+      const stop = this.stops.get(f.id);
+      if (stop && (stop.stopped || f.equity <= stop.stop)) {
+        if (!stop.stopped) await this.fireStop(f, stop.stop, atS);
+        await this.missed(master, p, [f], 'equity_stop', null, atS);
+        continue;
+      }
+      try {
+        await this.broker.open({
+          accountId: f.id,
+          symbol: p.symbol,
+          type: p.type,
+          quantity: copyLot(p.quantity, f.copy_ratio, p.category),
+          masterPositionId: p.id,
+          openedAt: p.opened_at,
+          sl: p.sl,
+          tp: p.tp,
+        });
+      } catch (err) {
+        const { reason, message } = missReasonOf(err);
+        await this.missed(master, p, [f], reason, message, atS);
+      }
+    }
+  }
+
+  /** A follower's equity fell to its stop: copying to it stops, with an alert, until the stop is set again. */
+  private async fireStop(f: LiveAccount, stop: number, atS: number): Promise<void> {
+    this.stops.set(f.id, { stop, stopped: true });
+    try {
+      if (!(await markEquityStopped(this.db, f.id, new Date(atS * 1000)))) return;
+    } catch (err) {
+      this.onError(err);
+      return;
+    }
+    await this.record([], [
+      {
+        type: 'equity_stop',
+        message: `Equity stop on ${f.account_name}: equity ${f.equity.toFixed(2)} ${f.currency} reached the stop of ${stop.toFixed(2)} ${f.currency}; copying to it is stopped.`,
+        at: atS,
+        accountId: f.id,
+      },
+    ]);
   }
 }

@@ -2,7 +2,8 @@ import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
-export type AlertType = 'margin' | 'ping' | 'drawdown' | 'bridge';
+/** `copy`: a missed or duplicated copy; `slippage`: a copy filled past the threshold; `equity_stop`: a follower's stop fired. */
+export type AlertType = 'margin' | 'ping' | 'drawdown' | 'bridge' | 'copy' | 'slippage' | 'equity_stop';
 
 export interface NewAlert {
   type: AlertType;

@@ -28,6 +28,10 @@ export interface DealEntry {
   rebalancing: boolean;
   /** The broker's ticket (real accounts); null for the simulated market's deals. */
   ticket: number | null;
+  /** The position the trade closed (null for cash flows and generated history). */
+  positionId: number | null;
+  /** The master position this trade copies, as the copy engine linked it; null when not known. */
+  copyOf: number | null;
 }
 
 /** Stores deal rows (trades and cash flows) in the order given. */
@@ -38,12 +42,12 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
     [
       'account_id', 'kind', 'symbol', 'type', 'category', 'quantity', 'open_price', 'close_price', 'opened_at',
       'datetime', 'amount', 'profit', 'swap', 'commission', 'fee', 'rebate', 'net', 'mae', 'mfe', 'exec_duration_ms',
-      'is_rebalancing', 'ticket',
+      'is_rebalancing', 'ticket', 'position_id', 'copy_of',
     ],
     deals.map((d) => [
       d.accountId, d.kind, d.symbol, d.type, d.category, d.quantity, d.openPrice, d.closePrice,
       d.openedAt === null ? null : new Date(d.openedAt * 1000), new Date(d.at * 1000), d.amount, d.profit, d.swap,
-      d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket,
+      d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket, d.positionId, d.copyOf,
     ]),
   );
 }
@@ -140,7 +144,8 @@ export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'
 /** Deal rows as DealEntry (the ledger's spelling), times as epoch seconds. */
 const ENTRY_COLUMNS = `account_id AS "accountId", kind, symbol, type, category, quantity, open_price AS "openPrice",
   close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS at,
-  amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket`;
+  amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket,
+  position_id AS "positionId", copy_of AS "copyOf"`;
 
 /** An account's deal rows of these broker tickets, locked until the transaction ends. */
 export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<DealEntry[]> {

@@ -298,6 +298,37 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE kind = 'close' AND state IN ('pending', 'sent');
     `,
   },
+  {
+    version: 8,
+    name: 'copy quality: deals linked to their master, copy events, risk limits',
+    sql: `
+      ALTER TABLE deals ADD COLUMN position_id BIGINT;
+      ALTER TABLE deals ADD COLUMN copy_of BIGINT;
+      CREATE INDEX deals_position ON deals(position_id) WHERE position_id IS NOT NULL;
+      CREATE TABLE copy_events (
+        id BIGSERIAL PRIMARY KEY,
+        at TIMESTAMPTZ NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('missed', 'duplicate')),
+        reason TEXT NOT NULL CHECK (reason IN ('pair_not_allowed', 'bridge_off', 'agent_offline', 'rejected', 'no_margin', 'equity_stop', 'duplicate')),
+        message TEXT,
+        master_account_id INT NOT NULL REFERENCES accounts(id),
+        follower_account_id INT NOT NULL REFERENCES accounts(id),
+        master_position_id BIGINT NOT NULL,
+        symbol TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('Buy', 'Sell')),
+        UNIQUE (follower_account_id, master_position_id, kind)
+      );
+      CREATE INDEX copy_events_time ON copy_events(at);
+      CREATE TABLE risk_limits (
+        portfolio TEXT PRIMARY KEY,
+        max_drawdown_pct NUMERIC(6,2),
+        min_margin_level_pct NUMERIC(8,2),
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      ALTER TABLE accounts ADD COLUMN equity_stop NUMERIC(20,2);
+      ALTER TABLE accounts ADD COLUMN equity_stopped_at TIMESTAMPTZ;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

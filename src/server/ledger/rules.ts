@@ -107,6 +107,9 @@ export interface ClosedTrade {
   execMs: number | null;
   /** The broker's ticket of the closing deal (real accounts): the deal row is stored once per ticket. */
   ticket?: number;
+  /** The position the trade closed, and the master position it copies (the copy engine's link). */
+  positionId?: number | null;
+  copyOf?: number | null;
 }
 
 /** A deposit (positive) or withdrawal (negative). */
@@ -150,6 +153,8 @@ export function tradeEntry(t: ClosedTrade): DealEntry {
     execMs: t.execMs,
     rebalancing: false,
     ticket: t.ticket ?? null,
+    positionId: t.positionId ?? null,
+    copyOf: t.copyOf ?? null,
   };
 }
 
@@ -178,5 +183,7 @@ export function cashFlowEntry(f: CashFlow): DealEntry {
     execMs: null,
     rebalancing: f.rebalancing,
     ticket: f.ticket ?? null,
+    positionId: null,
+    copyOf: null,
   };
 }

@@ -377,6 +377,8 @@ export class SimulatedMarket implements BrokerAdapter {
         low: Math.min(p.price_low, close),
         high: Math.max(p.price_high, close),
         execMs: p.exec_duration_ms,
+        positionId: p.id,
+        copyOf: p.master_position_id,
       };
     });
     const balances = await this.ledger.write(async (tx) => {

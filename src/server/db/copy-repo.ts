@@ -1,0 +1,158 @@
+import type { Queryable } from './database.ts';
+import type { ScopeFilter } from './scope-filter.ts';
+
+export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'rejected' | 'no_margin' | 'equity_stop';
+
+/** Something the copy engine saw go wrong with one master trade on one follower. */
+export interface CopyEvent {
+  /** epoch seconds */
+  at: number;
+  kind: 'missed' | 'duplicate';
+  reason: MissReason | 'duplicate';
+  message: string | null;
+  masterAccountId: number;
+  followerAccountId: number;
+  masterPositionId: number;
+  symbol: string;
+  type: 'Buy' | 'Sell';
+}
+
+/** Records events; one per follower, master position and kind (a retried copy does not count twice). */
+export async function insertCopyEvents(q: Queryable, events: readonly CopyEvent[]): Promise<void> {
+  for (const e of events) {
+    await q.query(
+      `INSERT INTO copy_events (at, kind, reason, message, master_account_id, follower_account_id, master_position_id, symbol, type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (follower_account_id, master_position_id, kind) DO NOTHING`,
+      [new Date(e.at * 1000), e.kind, e.reason, e.message, e.masterAccountId, e.followerAccountId, e.masterPositionId, e.symbol, e.type],
+    );
+  }
+}
+
+/**
+ * The events of the followers in scope since `fromS`, with the misses terminals reported later: a
+ * copy order ('open' command) a terminal rejected, or that expired before any terminal took it.
+ */
+export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: number): Promise<CopyEvent[]> {
+  return q.query<CopyEvent>(
+    `SELECT extract(epoch FROM e.at)::bigint AS at, e.kind, e.reason, e.message, e.master_account_id AS "masterAccountId",
+            e.follower_account_id AS "followerAccountId", e.master_position_id AS "masterPositionId", e.symbol, e.type
+       FROM copy_events e JOIN accounts f ON f.id = e.follower_account_id
+      WHERE e.at >= $2 AND f.teiko_category = ANY($1::text[])
+     UNION ALL
+     SELECT extract(epoch FROM c.created_at)::bigint, 'missed',
+            CASE WHEN c.state = 'rejected' THEN 'rejected' ELSE 'agent_offline' END,
+            COALESCE(c.message, CASE WHEN c.state = 'expired' THEN 'No terminal took the copy order in time.' ELSE NULL END),
+            f.master_id, c.account_id, (c.payload->>'master_position_id')::bigint, c.payload->>'symbol',
+            CASE WHEN c.payload->>'type' = 'sell' THEN 'Sell' ELSE 'Buy' END
+       FROM commands c JOIN accounts f ON f.id = c.account_id
+      WHERE c.kind = 'open' AND c.state IN ('rejected', 'expired') AND c.created_at >= $2
+        AND f.master_id IS NOT NULL AND c.payload ? 'master_position_id'
+        AND f.teiko_category = ANY($1::text[])
+      ORDER BY 1`,
+    [scope.categories, new Date(fromS * 1000)],
+  );
+}
+
+/** A trade deal as the copy report reads it. */
+export interface CopyDeal {
+  id: number;
+  accountId: number;
+  symbol: string;
+  type: 'Buy' | 'Sell';
+  category: 'Forex' | 'Equities';
+  quantity: number;
+  openPrice: number;
+  closePrice: number;
+  /** epoch seconds */
+  openedAt: number;
+  closedAt: number;
+  execMs: number | null;
+  swap: number;
+  commission: number;
+  fee: number;
+  net: number;
+  positionId: number | null;
+  copyOf: number | null;
+}
+
+/** The closed trades of these accounts opened since `fromS` (a copy is judged with its master's). */
+export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyDeal[]> {
+  if (accountIds.length === 0) return [];
+  return q.query<CopyDeal>(
+    `SELECT id, account_id AS "accountId", symbol, type, category, quantity, open_price AS "openPrice", close_price AS "closePrice",
+            extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS "closedAt",
+            exec_duration_ms AS "execMs", swap, commission, fee, net, position_id AS "positionId", copy_of AS "copyOf"
+       FROM deals
+      WHERE kind = 'trade' AND account_id = ANY($1::int[]) AND opened_at >= $2
+      ORDER BY opened_at, id`,
+    [[...accountIds], new Date(fromS * 1000)],
+  );
+}
+
+/** Per account: the commands its terminal answered (done / not) since `fromS`. */
+export async function commandOutcomes(q: Queryable, accountIds: readonly number[], fromS: number): Promise<Map<number, { done: number; failed: number }>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await q.query<{ account_id: number; done: number; failed: number }>(
+    `SELECT account_id, count(*) FILTER (WHERE state = 'done')::int AS done,
+            count(*) FILTER (WHERE state IN ('rejected', 'expired', 'not_found'))::int AS failed
+       FROM commands WHERE account_id = ANY($1::int[]) AND created_at >= $2
+      GROUP BY account_id`,
+    [[...accountIds], new Date(fromS * 1000)],
+  );
+  return new Map(rows.map((r) => [r.account_id, { done: r.done, failed: r.failed }]));
+}
+
+/** Per account fed by an agent: when its agent last reported (epoch seconds). */
+export async function agentLastSeen(q: Queryable, accountIds: readonly number[]): Promise<Map<number, number>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await q.query<{ account_id: number; seen: number }>(
+    `SELECT aa.account_id, extract(epoch FROM max(s.seen_at))::bigint AS seen
+       FROM agent_accounts aa JOIN agent_sessions s ON s.agent_id = aa.agent_id
+      WHERE aa.account_id = ANY($1::int[])
+      GROUP BY aa.account_id`,
+    [[...accountIds]],
+  );
+  return new Map(rows.map((r) => [r.account_id, r.seen]));
+}
+
+/** A portfolio's risk thresholds (null: not set). */
+export interface RiskLimits {
+  portfolio: string;
+  max_drawdown_pct: number | null;
+  min_margin_level_pct: number | null;
+}
+
+export async function riskLimits(q: Queryable, portfolios: readonly string[]): Promise<RiskLimits[]> {
+  return q.query<RiskLimits>(
+    'SELECT portfolio, max_drawdown_pct, min_margin_level_pct FROM risk_limits WHERE portfolio = ANY($1::text[]) ORDER BY portfolio',
+    [[...portfolios]],
+  );
+}
+
+export async function setRiskLimits(q: Queryable, limits: RiskLimits): Promise<void> {
+  await q.query(
+    `INSERT INTO risk_limits (portfolio, max_drawdown_pct, min_margin_level_pct, updated_at) VALUES ($1, $2, $3, now())
+     ON CONFLICT (portfolio) DO UPDATE SET max_drawdown_pct = $2, min_margin_level_pct = $3, updated_at = now()`,
+    [limits.portfolio, limits.max_drawdown_pct, limits.min_margin_level_pct],
+  );
+}
+
+/** Followers' equity stops (account id → equity in the account's currency) and whether each has fired. */
+export async function equityStops(q: Queryable): Promise<Map<number, { stop: number; stopped: boolean }>> {
+  const rows = await q.query<{ id: number; equity_stop: number; stopped: boolean }>(
+    'SELECT id, equity_stop, equity_stopped_at IS NOT NULL AS stopped FROM accounts WHERE equity_stop IS NOT NULL',
+  );
+  return new Map(rows.map((r) => [r.id, { stop: r.equity_stop, stopped: r.stopped }]));
+}
+
+/** Sets (or clears, with null) a follower's equity stop; a new stop re-arms it. */
+export async function setEquityStop(q: Queryable, accountId: number, stop: number | null): Promise<void> {
+  await q.query('UPDATE accounts SET equity_stop = $2, equity_stopped_at = NULL WHERE id = $1', [accountId, stop]);
+}
+
+/** The stop fired: copying to this follower stays off until a write user sets the stop again. */
+export async function markEquityStopped(q: Queryable, accountId: number, at: Date): Promise<boolean> {
+  const rows = await q.query('UPDATE accounts SET equity_stopped_at = $2 WHERE id = $1 AND equity_stopped_at IS NULL RETURNING id', [accountId, at]);
+  return rows.length > 0;
+}

@@ -1,0 +1,287 @@
+import { copyLot } from '#shared/domain/copy-lot.ts';
+import { convert, type EurRates } from '#shared/domain/fx.ts';
+import { pipSize } from './excursions.ts';
+import { growthSeries, type LedgerEntry } from './series.ts';
+import { mean } from './stats.ts';
+
+/**
+ * Copy quality (README 'Copy quality'): did a follower copy its master, at what cost, and where did it
+ * go wrong. Every figure is a pure function of the deals, the copy events and the rates.
+ */
+
+export type Side = 'Buy' | 'Sell';
+export type Category = 'Forex' | 'Equities';
+
+/** A forex copy filling this many pips worse than its master raises a 'slippage' alert [ours]. */
+export const SLIPPAGE_ALERT_PIPS = 2;
+/** A follower trade opened this close in time to a master trade of the same symbol and side is taken for its copy [ours]. */
+export const INFER_WINDOW_S = 60;
+
+/** A closed trade as the copy report reads it (epoch seconds; money in the account's currency). */
+export interface CopyTrade {
+  id: number;
+  accountId: number;
+  symbol: string;
+  type: Side;
+  category: Category;
+  quantity: number;
+  openPrice: number;
+  closePrice: number;
+  openedAt: number;
+  closedAt: number;
+  execMs: number | null;
+  swap: number;
+  commission: number;
+  fee: number;
+  /** The position it closed, and the master position it copies as the copy engine linked it. */
+  positionId: number | null;
+  copyOf: number | null;
+}
+
+/** How much worse (positive) or better (negative) the follower's price was than its master's. */
+export interface Slippage {
+  /** Signed price distance, positive = worse for the follower. */
+  price: number;
+  /** Pips for forex, the price distance for shares. */
+  distance: number;
+}
+
+const signed = (worseWhenHigher: boolean, master: number, follower: number) => (worseWhenHigher ? follower - master : master - follower);
+
+function slippage(price: number, symbol: string, category: Category): Slippage {
+  return { price, distance: category === 'Forex' ? price / pipSize(symbol) : price };
+}
+
+/** Entry: a buy filled higher, or a sell filled lower, than the master's is worse. */
+export function entrySlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
+  return slippage(signed(type === 'Buy', masterPrice, followerPrice), symbol, category);
+}
+
+/** Exit: a buy closed lower, or a sell closed higher, than the master's is worse. */
+export function exitSlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
+  return slippage(signed(type === 'Sell', masterPrice, followerPrice), symbol, category);
+}
+
+/** The currency an instrument's price is quoted in (forex: the pair's second currency; shares: USD). */
+export function quoteCurrency(symbol: string, category: Category): string {
+  return category === 'Forex' ? symbol.slice(3, 6) : 'USD';
+}
+
+/** Units per lot: 100,000 for forex, one share for equities (DOMAIN.md 'Forex units'). */
+export function contractSize(category: Category): number {
+  return category === 'Forex' ? 100_000 : 1;
+}
+
+/** What a price distance costs on a quantity, in `currency` (positive = a cost). */
+export function slippageMoney(price: number, quantity: number, symbol: string, category: Category, currency: string, rates: EurRates): number {
+  return convert(price * contractSize(category) * quantity, quoteCurrency(symbol, category), currency, rates);
+}
+
+/** Master fill → follower fill in ms: the opening seconds apart, plus the difference of their execution times [ours]. */
+export function copyDelayMs(master: Pick<CopyTrade, 'openedAt' | 'execMs'>, follower: Pick<CopyTrade, 'openedAt' | 'execMs'>): number {
+  return (follower.openedAt - master.openedAt) * 1000 + ((follower.execMs ?? 0) - (master.execMs ?? 0));
+}
+
+export interface CopyLink {
+  master: CopyTrade;
+  follower: CopyTrade;
+  /** true: matched by master, symbol, side and time; false: recorded by the copy engine. */
+  inferred: boolean;
+}
+
+export interface Linked {
+  links: CopyLink[];
+  /** A second (or later) copy of one master trade on this follower. */
+  duplicates: CopyLink[];
+  /** Follower trades with no master trade: manual interventions. */
+  manual: CopyTrade[];
+  /** Master trades opened while the follower followed, with no copy on it. */
+  uncopied: CopyTrade[];
+}
+
+/**
+ * Links one follower's trades to its master's: by the copy engine's record (the master position a
+ * copy was opened for) where there is one, else by symbol, side and opening time within
+ * INFER_WINDOW_S (the nearest master trade not yet linked). Master trades opened before `since` (the
+ * follower's start) are not counted as uncopied.
+ */
+export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: readonly CopyTrade[], since: number, windowS = INFER_WINDOW_S): Linked {
+  const byPosition = new Map<number, CopyTrade>();
+  for (const m of masterTrades) if (m.positionId !== null) byPosition.set(m.positionId, m);
+  const copiesOf = new Map<number, CopyLink[]>();
+  const manual: CopyTrade[] = [];
+  const add = (link: CopyLink) => copiesOf.set(link.master.id, [...(copiesOf.get(link.master.id) ?? []), link]);
+  const ordered = [...followerTrades].sort((a, b) => a.openedAt - b.openedAt || a.id - b.id);
+  for (const f of ordered) {
+    const recorded = f.copyOf !== null ? byPosition.get(f.copyOf) : undefined;
+    if (recorded) {
+      add({ master: recorded, follower: f, inferred: false });
+      continue;
+    }
+    const candidates = masterTrades.filter((m) => m.symbol === f.symbol && m.type === f.type && Math.abs(m.openedAt - f.openedAt) <= windowS);
+    if (candidates.length === 0) {
+      manual.push(f);
+      continue;
+    }
+    const nearest = (xs: CopyTrade[]) => xs.reduce((best, m) => (Math.abs(m.openedAt - f.openedAt) < Math.abs(best.openedAt - f.openedAt) ? m : best));
+    const free = candidates.filter((m) => !copiesOf.has(m.id));
+    add({ master: nearest(free.length ? free : candidates), follower: f, inferred: true });
+  }
+  const links: CopyLink[] = [];
+  const duplicates: CopyLink[] = [];
+  for (const group of copiesOf.values()) {
+    links.push(group[0]!);
+    duplicates.push(...group.slice(1));
+  }
+  const uncopied = masterTrades.filter((m) => m.openedAt >= since && !copiesOf.has(m.id));
+  links.sort((a, b) => a.follower.openedAt - b.follower.openedAt);
+  return { links, duplicates, manual, uncopied };
+}
+
+/** One copied trade, as the Copy screen lists it. */
+export interface CopiedTrade {
+  symbol: string;
+  type: Side;
+  category: Category;
+  opened_at: number;
+  master_quantity: number;
+  quantity: number;
+  /** The rule's size for the master's (copyLot) and the follower's against it. */
+  expected_quantity: number;
+  size_ratio: number;
+  entry_slippage: number;
+  exit_slippage: number;
+  /** 'pips' for forex, 'price' for shares. */
+  slippage_unit: 'pips' | 'price';
+  slippage_cost: number;
+  slippage_cost_eur: number;
+  delay_ms: number;
+  inferred: boolean;
+}
+
+export interface FollowerContext {
+  currency: string;
+  masterCurrency: string;
+  ratio: number;
+  rates: EurRates;
+}
+
+const eur = (amount: number, currency: string, rates: EurRates) => convert(amount, currency, 'EUR', rates);
+
+export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
+  const { master: m, follower: f } = link;
+  const entry = entrySlippage(f.type, m.openPrice, f.openPrice, f.symbol, f.category);
+  const exit = exitSlippage(f.type, m.closePrice, f.closePrice, f.symbol, f.category);
+  const cost = slippageMoney(entry.price + exit.price, f.quantity, f.symbol, f.category, ctx.currency, ctx.rates);
+  return {
+    symbol: f.symbol,
+    type: f.type,
+    category: f.category,
+    opened_at: f.openedAt,
+    master_quantity: m.quantity,
+    quantity: f.quantity,
+    expected_quantity: copyLot(m.quantity, ctx.ratio, f.category),
+    size_ratio: m.quantity > 0 ? f.quantity / m.quantity : 0,
+    entry_slippage: entry.distance,
+    exit_slippage: exit.distance,
+    slippage_unit: f.category === 'Forex' ? 'pips' : 'price',
+    slippage_cost: cost,
+    slippage_cost_eur: eur(cost, ctx.currency, ctx.rates),
+    delay_ms: copyDelayMs(m, f),
+    inferred: link.inferred,
+  };
+}
+
+/**
+ * The cost of copying one trade in EUR (positive = a cost): the slippage at entry and exit, the
+ * follower's commission and fee, and the swap it paid beyond its master's swap scaled to its size.
+ */
+export function copyCostEur(link: CopyLink, ctx: FollowerContext): number {
+  const { master: m, follower: f } = link;
+  const trade = copiedTrade(link, ctx);
+  const costs = -eur(f.commission + f.fee, ctx.currency, ctx.rates);
+  const scale = m.quantity > 0 ? f.quantity / m.quantity : 0;
+  const swapGap = eur(m.swap, ctx.masterCurrency, ctx.rates) * scale - eur(f.swap, ctx.currency, ctx.rates);
+  return trade.slippage_cost_eur + costs + swapGap;
+}
+
+/**
+ * Time-weighted return over a period (DOMAIN.md 'Growth'): the entries in the period, starting from
+ * the balance before it. Percent.
+ */
+export function periodGrowth(entries: readonly LedgerEntry[], opening: number): number {
+  const series = growthSeries(entries, opening);
+  return series.at(-1)?.value ?? 0;
+}
+
+/** Follower's time-weighted return minus its master's over the same period, in percentage points. */
+export function trackingDifference(follower: { entries: readonly LedgerEntry[]; opening: number }, master: { entries: readonly LedgerEntry[]; opening: number }): number {
+  return periodGrowth(follower.entries, follower.opening) - periodGrowth(master.entries, master.opening);
+}
+
+/** Per broker, over its followers' copied trades: the ranking beside the execution grid. */
+export interface BrokerCopyQuality {
+  broker_name: string;
+  trades: number;
+  /** Forex copies only (pips); null without any. */
+  avg_entry_slippage_pips: number | null;
+  worst_entry_slippage_pips: number | null;
+  avg_slippage_cost_eur: number | null;
+  avg_delay_ms: number | null;
+  worst_delay_ms: number | null;
+}
+
+/** Ranked best first: the lowest average forex slippage, then the shortest average delay. */
+export function brokerRanking(rows: readonly { broker_name: string; trade: CopiedTrade }[]): BrokerCopyQuality[] {
+  const groups = new Map<string, CopiedTrade[]>();
+  for (const r of rows) groups.set(r.broker_name, [...(groups.get(r.broker_name) ?? []), r.trade]);
+  const ranked = [...groups].map(([broker_name, trades]) => {
+    const fx = trades.filter((t) => t.category === 'Forex').map((t) => t.entry_slippage);
+    const delays = trades.map((t) => t.delay_ms);
+    return {
+      broker_name,
+      trades: trades.length,
+      avg_entry_slippage_pips: mean(fx),
+      worst_entry_slippage_pips: fx.length ? Math.max(...fx) : null,
+      avg_slippage_cost_eur: mean(trades.map((t) => t.slippage_cost_eur)),
+      avg_delay_ms: mean(delays),
+      worst_delay_ms: delays.length ? Math.max(...delays) : null,
+    };
+  });
+  const key = (x: number | null) => (x === null ? Infinity : x);
+  return ranked.sort(
+    (a, b) => key(a.avg_entry_slippage_pips) - key(b.avg_entry_slippage_pips) || key(a.avg_delay_ms) - key(b.avg_delay_ms) || a.broker_name.localeCompare(b.broker_name),
+  );
+}
+
+/** An open position as exposure reads it. */
+export interface ExposurePosition {
+  symbol: string;
+  type: Side;
+  category: Category;
+  quantity: number;
+  price: number;
+}
+
+/**
+ * Net currency exposure in EUR (positive = long the currency): a forex position is long its base
+ * currency and short its quote currency (a buy; the reverse for a sell), each leg at the current
+ * price; shares are exposure to the currency they are quoted in.
+ */
+export function currencyExposure(positions: readonly ExposurePosition[], rates: EurRates): { currency: string; exposure_eur: number }[] {
+  const net = new Map<string, number>();
+  const addEur = (currency: string, amount: number) => net.set(currency, (net.get(currency) ?? 0) + eur(amount, currency, rates));
+  for (const p of positions) {
+    const sign = p.type === 'Buy' ? 1 : -1;
+    const units = p.quantity * contractSize(p.category);
+    if (p.category === 'Forex') {
+      addEur(p.symbol.slice(0, 3), sign * units);
+      addEur(p.symbol.slice(3, 6), -sign * units * p.price);
+    } else {
+      addEur(quoteCurrency(p.symbol, p.category), sign * units * p.price);
+    }
+  }
+  return [...net]
+    .map(([currency, exposure_eur]) => ({ currency, exposure_eur }))
+    .sort((a, b) => Math.abs(b.exposure_eur) - Math.abs(a.exposure_eur) || a.currency.localeCompare(b.currency));
+}
