@@ -29,6 +29,18 @@ const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 
 const EPSILON = 1e-9;
 
 /**
+ * The round trips of an account's deals, position by position (MT5 keeps each position's deals under
+ * its identifier; two positions open at once are never netted together), in the order they closed.
+ */
+export function roundTrips(accountId: number, deals: readonly BrokerDeal[]): ClosedTrade[] {
+  const byPosition = new Map<number, BrokerDeal[]>();
+  for (const d of deals) byPosition.set(d.position_id, [...(byPosition.get(d.position_id) ?? []), d]);
+  return [...byPosition.values()]
+    .flatMap((group) => positionRoundTrips(accountId, group))
+    .sort((a, b) => a.closedAt - b.closedAt || (a.ticket ?? 0) - (b.ticket ?? 0));
+}
+
+/**
  * The round trips of one position's deals (MT5 netting of a position by its identifier): each out
  * deal closes part or all of what the in deals opened, at their volume-weighted price, and carries
  * its share of their commission; an in/out deal (a reversal) closes everything open and opens the
@@ -36,7 +48,7 @@ const EPSILON = 1e-9;
  * mid-position) is a round trip opened at its own price and time. Each round trip keeps the ticket
  * of the deal that closed it.
  */
-export function roundTrips(accountId: number, deals: readonly BrokerDeal[]): ClosedTrade[] {
+function positionRoundTrips(accountId: number, deals: readonly BrokerDeal[]): ClosedTrade[] {
   const trades: ClosedTrade[] = [];
   let side: 'Buy' | 'Sell' | null = null;
   let openVolume = 0;
