@@ -26,6 +26,7 @@ import websocket from '@fastify/websocket';
 import { accountsRoutes } from './routes/accounts-routes.ts';
 import { tradingRoutes } from './routes/trading-routes.ts';
 import { rebatesRoutes } from './routes/rebates-routes.ts';
+import { copyRoutes } from './routes/copy-routes.ts';
 import { liveRoutes, WS_CLOSE } from './routes/live-routes.ts';
 import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
 import { Ledger } from './ledger/ledger.ts';
@@ -198,7 +199,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const runsSimulated = config.demo !== false && (demo || (await hasSimulatedData(db)));
   const simulated = runsSimulated ? createSimulatedBroker(db, ledger, simulatedOptions) : null;
   const local = new CompositeBroker(simulated ? [simulated, agents] : [agents]);
-  const copier = new CopyEngine(db, local, onCopyError);
+  const copier = new CopyEngine(db, local, onCopyError, () => changes.bump());
   const market = new ClusterMarket(local, bus, (err) => app.log.warn({ err }, 'could not publish the snapshot'));
   const orders = new ClusterOrders(copier, market, bus, COMMAND_ANSWER_TIMEOUT_MS + 5_000);
 
@@ -348,6 +349,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   await app.register(accountsRoutes, { db, market, changes });
   await app.register(tradingRoutes, { db, market, copier: orders, excursions, changes });
+  await app.register(copyRoutes, { db, market, orders, changes, now: config.market.now });
   await app.register(rebatesRoutes, { db, changes });
   await app.register(ingestRoutes, { db, ingest, agents });
   await app.register(importRoutes, { db, ingest, agents });

@@ -177,6 +177,15 @@ describe('broker ranking', () => {
     entry_slippage: entry, exit_slippage: 0, slippage_unit: 'pips', slippage_cost: 10 * entry, slippage_cost_eur: 10 * entry, delay_ms: delay, inferred: false,
   });
 
+  it('leaves a cost unknown without the rate, rather than guess it', () => {
+    const noRates = new Map([['EUR', 1]]);
+    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'Forex', 'EUR', noRates)).toBeNull();
+    expect(currencyExposure([{ symbol: 'EURUSD', type: 'Buy', category: 'Forex', quantity: 1, price: 1.1 }], noRates)).toEqual([
+      { currency: 'EUR', exposure: 100_000, exposure_eur: 100_000 },
+      { currency: 'USD', exposure: -110_000, exposure_eur: null },
+    ]);
+  });
+
   it('ranks the lowest average slippage first, with its worst and its delays', () => {
     const ranked = brokerRanking([
       { broker_name: 'Alpha', trade: t(1, 100) },
@@ -204,6 +213,8 @@ describe('currency exposure', () => {
       rates,
     );
     expect(exposure.map((e) => e.currency)).toEqual(['USD', 'EUR', 'JPY']);
+    // In its own units: USD −110,000 − 50,000 + 2,000 = −158,000.
+    expect(exposure[0]!.exposure).toBeCloseTo(-158_000, 6);
     expect(exposure[0]!.exposure_eur).toBeCloseTo(-142_200, 6);
     expect(exposure[1]!.exposure_eur).toBeCloseTo(100_000, 6);
     expect(exposure[2]!.exposure_eur).toBeCloseTo(45_000, 6);

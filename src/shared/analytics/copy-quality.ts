@@ -72,9 +72,18 @@ export function contractSize(category: Category): number {
   return category === 'Forex' ? 100_000 : 1;
 }
 
-/** What a price distance costs on a quantity, in `currency` (positive = a cost). */
-export function slippageMoney(price: number, quantity: number, symbol: string, category: Category, currency: string, rates: EurRates): number {
-  return convert(price * contractSize(category) * quantity, quoteCurrency(symbol, category), currency, rates);
+/** An amount in another currency, or null when a rate is unknown (a terminal that sent no quotes). */
+export function convertOrNull(amount: number, from: string, to: string, rates: EurRates): number | null {
+  try {
+    return convert(amount, from, to, rates);
+  } catch {
+    return null;
+  }
+}
+
+/** What a price distance costs on a quantity, in `currency` (positive = a cost); null without the rate. */
+export function slippageMoney(price: number, quantity: number, symbol: string, category: Category, currency: string, rates: EurRates): number | null {
+  return convertOrNull(price * contractSize(category) * quantity, quoteCurrency(symbol, category), currency, rates);
 }
 
 /** Master fill → follower fill in ms: the opening seconds apart, plus the difference of their execution times [ours]. */
@@ -111,6 +120,8 @@ export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: r
   const copiesOf = new Map<number, CopyLink[]>();
   const manual: CopyTrade[] = [];
   const add = (link: CopyLink) => copiesOf.set(link.master.id, [...(copiesOf.get(link.master.id) ?? []), link]);
+  const bySymbol = new Map<string, CopyTrade[]>();
+  for (const m of masterTrades) bySymbol.set(`${m.symbol}|${m.type}`, [...(bySymbol.get(`${m.symbol}|${m.type}`) ?? []), m]);
   const ordered = [...followerTrades].sort((a, b) => a.openedAt - b.openedAt || a.id - b.id);
   for (const f of ordered) {
     const recorded = f.copyOf !== null ? byPosition.get(f.copyOf) : undefined;
@@ -118,7 +129,7 @@ export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: r
       add({ master: recorded, follower: f, inferred: false });
       continue;
     }
-    const candidates = masterTrades.filter((m) => m.symbol === f.symbol && m.type === f.type && Math.abs(m.openedAt - f.openedAt) <= windowS);
+    const candidates = (bySymbol.get(`${f.symbol}|${f.type}`) ?? []).filter((m) => Math.abs(m.openedAt - f.openedAt) <= windowS);
     if (candidates.length === 0) {
       manual.push(f);
       continue;
@@ -153,8 +164,9 @@ export interface CopiedTrade {
   exit_slippage: number;
   /** 'pips' for forex, 'price' for shares. */
   slippage_unit: 'pips' | 'price';
-  slippage_cost: number;
-  slippage_cost_eur: number;
+  /** In the follower's currency and in EUR; null where a rate is unknown. */
+  slippage_cost: number | null;
+  slippage_cost_eur: number | null;
   delay_ms: number;
   inferred: boolean;
 }
@@ -166,7 +178,7 @@ export interface FollowerContext {
   rates: EurRates;
 }
 
-const eur = (amount: number, currency: string, rates: EurRates) => convert(amount, currency, 'EUR', rates);
+const eur = (amount: number, currency: string, rates: EurRates) => convertOrNull(amount, currency, 'EUR', rates);
 
 export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
   const { master: m, follower: f } = link;
@@ -186,7 +198,7 @@ export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
     exit_slippage: exit.distance,
     slippage_unit: f.category === 'Forex' ? 'pips' : 'price',
     slippage_cost: cost,
-    slippage_cost_eur: eur(cost, ctx.currency, ctx.rates),
+    slippage_cost_eur: cost === null ? null : eur(cost, ctx.currency, ctx.rates),
     delay_ms: copyDelayMs(m, f),
     inferred: link.inferred,
   };
@@ -196,13 +208,15 @@ export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
  * The cost of copying one trade in EUR (positive = a cost): the slippage at entry and exit, the
  * follower's commission and fee, and the swap it paid beyond its master's swap scaled to its size.
  */
-export function copyCostEur(link: CopyLink, ctx: FollowerContext): number {
+export function copyCostEur(link: CopyLink, ctx: FollowerContext): number | null {
   const { master: m, follower: f } = link;
-  const trade = copiedTrade(link, ctx);
-  const costs = -eur(f.commission + f.fee, ctx.currency, ctx.rates);
+  const slipped = copiedTrade(link, ctx).slippage_cost_eur;
+  const costs = eur(f.commission + f.fee, ctx.currency, ctx.rates);
+  const masterSwap = eur(m.swap, ctx.masterCurrency, ctx.rates);
+  const followerSwap = eur(f.swap, ctx.currency, ctx.rates);
+  if (slipped === null || costs === null || masterSwap === null || followerSwap === null) return null;
   const scale = m.quantity > 0 ? f.quantity / m.quantity : 0;
-  const swapGap = eur(m.swap, ctx.masterCurrency, ctx.rates) * scale - eur(f.swap, ctx.currency, ctx.rates);
-  return trade.slippage_cost_eur + costs + swapGap;
+  return slipped - costs + (masterSwap * scale - followerSwap);
 }
 
 /**
@@ -243,7 +257,7 @@ export function brokerRanking(rows: readonly { broker_name: string; trade: Copie
       trades: trades.length,
       avg_entry_slippage_pips: mean(fx),
       worst_entry_slippage_pips: fx.length ? Math.max(...fx) : null,
-      avg_slippage_cost_eur: mean(trades.map((t) => t.slippage_cost_eur)),
+      avg_slippage_cost_eur: mean(trades.map((t) => t.slippage_cost_eur).filter((x): x is number => x !== null)),
       avg_delay_ms: mean(delays),
       worst_delay_ms: delays.length ? Math.max(...delays) : null,
     };
@@ -268,20 +282,21 @@ export interface ExposurePosition {
  * currency and short its quote currency (a buy; the reverse for a sell), each leg at the current
  * price; shares are exposure to the currency they are quoted in.
  */
-export function currencyExposure(positions: readonly ExposurePosition[], rates: EurRates): { currency: string; exposure_eur: number }[] {
+export function currencyExposure(positions: readonly ExposurePosition[], rates: EurRates): { currency: string; exposure: number; exposure_eur: number | null }[] {
   const net = new Map<string, number>();
-  const addEur = (currency: string, amount: number) => net.set(currency, (net.get(currency) ?? 0) + eur(amount, currency, rates));
+  const addUnits = (currency: string, amount: number) => net.set(currency, (net.get(currency) ?? 0) + amount);
   for (const p of positions) {
     const sign = p.type === 'Buy' ? 1 : -1;
     const units = p.quantity * contractSize(p.category);
     if (p.category === 'Forex') {
-      addEur(p.symbol.slice(0, 3), sign * units);
-      addEur(p.symbol.slice(3, 6), -sign * units * p.price);
+      addUnits(p.symbol.slice(0, 3), sign * units);
+      addUnits(p.symbol.slice(3, 6), -sign * units * p.price);
     } else {
-      addEur(quoteCurrency(p.symbol, p.category), sign * units * p.price);
+      addUnits(quoteCurrency(p.symbol, p.category), sign * units * p.price);
     }
   }
+  const abs = (x: number | null) => (x === null ? -1 : Math.abs(x));
   return [...net]
-    .map(([currency, exposure_eur]) => ({ currency, exposure_eur }))
-    .sort((a, b) => Math.abs(b.exposure_eur) - Math.abs(a.exposure_eur) || a.currency.localeCompare(b.currency));
+    .map(([currency, exposure]) => ({ currency, exposure, exposure_eur: eur(exposure, currency, rates) }))
+    .sort((a, b) => abs(b.exposure_eur) - abs(a.exposure_eur) || a.currency.localeCompare(b.currency));
 }

@@ -37,7 +37,7 @@ export function testConfig(backend: Backend, options: TestServerOptions = {}): A
     redisUrl: undefined,
     demo: options.demo ?? true,
     staticDir: undefined,
-    logLevel: 'silent',
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     auth: { ...DEFAULT_AUTH, ...options.auth },
     // A pinned clock and a manual market: tests step it with simulatorOf(app).tick().
     market: { ...DEFAULT_MARKET, tickMs: 0, feedIntervalMs: 50, autoTrade: false, historyMonths: 3, ...options.market },

@@ -1,0 +1,245 @@
+import {
+  brokerRanking,
+  copiedTrade,
+  copyCostEur,
+  currencyExposure,
+  linkCopies,
+  periodGrowth,
+  type CopiedTrade,
+  type CopyTrade,
+} from '#shared/analytics/copy-quality.ts';
+import { growthSeries } from '#shared/analytics/series.ts';
+import { mean, roundTo } from '#shared/analytics/stats.ts';
+import type { CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
+import { periodStart, type Period } from '#shared/domain/constants.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
+import { allRules } from '#server/db/copy-rules-repo.ts';
+import {
+  agentLastSeen,
+  commandOutcomes,
+  copyEventsSince,
+  equityStops,
+  firstDealAt,
+  ledgerSince,
+  riskLimits,
+  tradesOpenedSince,
+  type CopyEvent,
+} from '#server/db/copy-repo.ts';
+import type { Queryable } from '#server/db/database.ts';
+import type { LiveAccount, MarketSnapshot } from '#server/market/adapter.ts';
+import { inScope, type Scope } from '#server/auth/scope.ts';
+
+/** The most recent copied trades and misses a follower's card lists (the figures count them all). */
+const LISTED = 50;
+const LIVE_S = 60;
+/** A miss the copy engine recorded is matched to a master trade opened this close to it [ours]. */
+const RECORD_WINDOW_S = 300;
+const SILENT_S = 600;
+
+const round = (x: number | null, d = 2) => (x === null || !Number.isFinite(x) ? null : roundTo(x, d));
+/** The sum in EUR, or null when any part has no rate (a partial sum would understate the cost). */
+const sumOrNull = (xs: readonly (number | null)[]) => (xs.some((x) => x === null) ? null : round(xs.reduce<number>((s, x) => s + x!, 0)));
+
+function healthOf(a: LiveAccount, nowS: number, seen: Map<number, number>, outcomes: Map<number, { done: number; failed: number }>) {
+  const lastSeen = seen.get(a.id);
+  const age = Math.max(0, Math.round(nowS - a.last_update));
+  const state =
+    lastSeen === undefined ? 'simulated' : nowS - lastSeen <= LIVE_S ? 'live' : nowS - lastSeen <= SILENT_S ? 'silent' : 'offline';
+  const o = outcomes.get(a.id);
+  const answered = o ? o.done + o.failed : 0;
+  return {
+    account_id: a.account_id,
+    account_name: a.account_name,
+    broker_name: a.broker.broker_name,
+    last_update_age_s: age,
+    state,
+    command_success_pct: o && answered > 0 ? round((o.done / answered) * 100, 1) : null,
+  } as const;
+}
+
+/**
+ * The Copy screen's report for the accounts of one scope: per follower (copies, misses with their
+ * reason, duplicates, manual trades, slippage, delay, cost, tracking difference), per broker, the
+ * bridge's health, risk thresholds and the net currency exposure. Reads the books and the copy
+ * events; the figures are the pure functions of copy-quality.ts.
+ */
+export async function copyReport(
+  q: Queryable,
+  snapshot: MarketSnapshot,
+  scope: Scope,
+  portfolio: Portfolio | undefined,
+  period: Period,
+  nowMs: number,
+): Promise<CopyReportResponse['data']> {
+  const from = periodStart(period, nowMs) ?? null;
+  const fromS = from === null ? 0 : Math.floor(from / 1000);
+  const nowS = nowMs / 1000;
+  const accounts = [...snapshot.accounts.values()].filter((a) => inScope(a.teiko_category, scope)).sort((a, b) => a.id - b.id);
+  const followers = accounts.filter((a) => !a.is_master);
+  const masterIds = new Set(followers.map((f) => f.master_id).filter((id): id is number => id !== null));
+  const masters = new Map([...snapshot.accounts.values()].filter((a) => masterIds.has(a.id)).map((a) => [a.id, a]));
+  const ids = [...new Set([...accounts.map((a) => a.id), ...masterIds])];
+
+  const [trades, events, ledger, firsts, rules, stops, seen, outcomes] = await Promise.all([
+    tradesOpenedSince(q, ids, fromS),
+    copyEventsSince(q, scope, fromS),
+    ledgerSince(q, ids, fromS),
+    firstDealAt(q, ids),
+    allRules(q),
+    equityStops(q),
+    agentLastSeen(q, ids),
+    commandOutcomes(q, ids, fromS),
+  ]);
+  const tradesOf = new Map<number, CopyTrade[]>();
+  for (const t of trades) tradesOf.set(t.accountId, [...(tradesOf.get(t.accountId) ?? []), t]);
+  const eventsOf = new Map<number, CopyEvent[]>();
+  for (const e of events) eventsOf.set(e.followerAccountId, [...(eventsOf.get(e.followerAccountId) ?? []), e]);
+  const allowed = new Map(rules.map((r) => [r.master_id, new Set(r.allowed_pairs)]));
+  const growthOf = (id: number) => periodGrowth(ledger.entries.get(id) ?? [], ledger.opening.get(id) ?? 0);
+
+  const rankingRows: { broker_name: string; trade: CopiedTrade }[] = [];
+  const report: FollowerQuality[] = followers.map((f) => {
+    const master = f.master_id !== null ? masters.get(f.master_id) : undefined;
+    const stop = stops.get(f.id);
+    const base = {
+      account_id: f.account_id,
+      account_name: f.account_name,
+      broker_name: f.broker.broker_name,
+      currency: f.currency,
+      equity_stop: stop?.stop ?? null,
+      equity_stopped: stop?.stopped ?? false,
+    };
+    if (!master) {
+      return {
+        ...base, is_copy: false, master: null, copy_ratio: null, copied: 0, inferred_links: 0, missed: 0, missed_by_reason: [], duplicates: 0, manual: 0,
+        avg_entry_slippage_pips: null, avg_slippage_cost_eur: null, avg_delay_ms: null, worst_delay_ms: null, cost_eur: null,
+        follower_growth: null, master_growth: null, tracking_difference: null, trades: [], misses: [],
+      };
+    }
+    const ctx = { currency: f.currency, masterCurrency: master.currency, ratio: f.copy_ratio, rates: snapshot.rates };
+    const since = Math.max(fromS, firsts.get(f.id) ?? Infinity);
+    const linked = linkCopies(tradesOf.get(master.id) ?? [], tradesOf.get(f.id) ?? [], since);
+    const copied = linked.links.map((l) => copiedTrade(l, ctx));
+    for (const t of copied) rankingRows.push({ broker_name: f.broker.broker_name, trade: t });
+
+    // Misses: what the copy engine and the terminals recorded, and master trades that closed with no
+    // copy and no record (their reason inferred: a pair the rule does not allow, else unknown).
+    const recorded = (eventsOf.get(f.id) ?? []).filter((e) => e.kind === 'missed');
+    const duplicatesRecorded = (eventsOf.get(f.id) ?? []).filter((e) => e.kind === 'duplicate').length;
+    // A recorded miss stands for its master trade: the same position, or (a terminal's deals carry no
+    // position of ours) the same symbol and side opened within RECORD_WINDOW_S of the record.
+    const isRecorded = (m: CopyTrade) =>
+      recorded.some((e) => (m.positionId !== null && e.masterPositionId === m.positionId) || (e.symbol === m.symbol && e.type === m.type && Math.abs(e.at - m.openedAt) <= RECORD_WINDOW_S));
+    const misses = [
+      ...recorded.map((e) => ({ at: e.at, symbol: e.symbol, type: e.type, reason: e.reason as MissReason, message: e.message, inferred: false })),
+      ...linked.uncopied
+        .filter((m) => !isRecorded(m))
+        .map((m) => ({
+          at: m.openedAt,
+          symbol: m.symbol,
+          type: m.type,
+          reason: (allowed.get(master.id)?.has(m.symbol) ? 'unknown' : 'pair_not_allowed') as MissReason,
+          message: null,
+          inferred: true,
+        })),
+    ].sort((a, b) => b.at - a.at);
+    const byReason = new Map<MissReason, number>();
+    for (const m of misses) byReason.set(m.reason, (byReason.get(m.reason) ?? 0) + 1);
+    const fx = copied.filter((t) => t.category === 'Forex').map((t) => t.entry_slippage);
+    const delays = copied.map((t) => t.delay_ms);
+    const followerGrowth = growthOf(f.id);
+    const masterGrowth = growthOf(master.id);
+    return {
+      ...base,
+      is_copy: true,
+      master: { account_id: master.account_id, account_name: master.account_name },
+      copy_ratio: f.copy_ratio,
+      copied: copied.length,
+      inferred_links: copied.filter((t) => t.inferred).length,
+      missed: misses.length,
+      missed_by_reason: [...byReason].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
+      duplicates: Math.max(linked.duplicates.length, duplicatesRecorded),
+      manual: linked.manual.length,
+      avg_entry_slippage_pips: round(mean(fx), 2),
+      avg_slippage_cost_eur: round(mean(copied.map((t) => t.slippage_cost_eur).filter((x): x is number => x !== null))),
+      avg_delay_ms: round(mean(delays), 0),
+      worst_delay_ms: delays.length ? Math.max(...delays) : null,
+      cost_eur: sumOrNull(linked.links.map((l) => copyCostEur(l, ctx))),
+      follower_growth: round(followerGrowth),
+      master_growth: round(masterGrowth),
+      tracking_difference: round(followerGrowth - masterGrowth),
+      trades: copied.slice(-LISTED).reverse().map((t) => ({
+        ...t,
+        entry_slippage: roundTo(t.entry_slippage, 2),
+        exit_slippage: roundTo(t.exit_slippage, 2),
+        size_ratio: roundTo(t.size_ratio, 4),
+        slippage_cost: round(t.slippage_cost),
+        slippage_cost_eur: round(t.slippage_cost_eur),
+      })),
+      misses: misses.slice(0, LISTED),
+    };
+  });
+
+  const limits = portfolio ? (await riskLimits(q, [portfolio]))[0] : undefined;
+  const breaches: CopyReportResponse['data']['breaches'] = [];
+  for (const a of accounts) {
+    const level = a.margin > 0 ? (a.equity / a.margin) * 100 : null;
+    if (limits?.min_margin_level_pct != null && level !== null && level < limits.min_margin_level_pct) {
+      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'margin_level', value: roundTo(level, 2), limit: limits.min_margin_level_pct });
+    }
+    const stop = stops.get(a.id);
+    if (stop && a.equity <= stop.stop) {
+      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'equity_stop', value: a.equity, limit: stop.stop });
+    }
+  }
+  if (limits?.max_drawdown_pct != null) {
+    for (const a of accounts) {
+      const entries = ledger.entries.get(a.id) ?? [];
+      const growth = growthSeries(entries, ledger.opening.get(a.id) ?? 0).map((p) => 1 + p.value / 100);
+      let peak = 1;
+      let dd = 0;
+      for (const g of growth) {
+        peak = Math.max(peak, g);
+        dd = Math.max(dd, ((peak - g) / peak) * 100);
+      }
+      if (dd > limits.max_drawdown_pct) {
+        breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'drawdown', value: roundTo(dd, 2), limit: limits.max_drawdown_pct });
+      }
+    }
+  }
+
+  const inScopeIds = new Set(accounts.map((a) => a.id));
+  const exposure = currencyExposure(
+    snapshot.positions
+      .filter((p) => inScopeIds.has(p.account_id))
+      .map((p) => ({ symbol: p.symbol, type: p.type, category: p.category, quantity: p.quantity, price: p.price_current })),
+    snapshot.rates,
+  ).map((e) => ({ currency: e.currency, exposure: roundTo(e.exposure, 2), exposure_eur: round(e.exposure_eur) }));
+
+  return {
+    period,
+    from: from === null ? null : Math.floor(from / 1000),
+    followers: report,
+    brokers: brokerRanking(rankingRows).map((b) => ({
+      ...b,
+      avg_entry_slippage_pips: round(b.avg_entry_slippage_pips),
+      worst_entry_slippage_pips: round(b.worst_entry_slippage_pips),
+      avg_slippage_cost_eur: round(b.avg_slippage_cost_eur),
+      avg_delay_ms: round(b.avg_delay_ms, 0),
+    })),
+    health: accounts.map((a) => healthOf(a, nowS, seen, outcomes)),
+    exposure,
+    limits: { max_drawdown_pct: limits?.max_drawdown_pct ?? null, min_margin_level_pct: limits?.min_margin_level_pct ?? null },
+    breaches,
+  };
+}
+
+/** Growth of a follower and of its master over the period, for the chart. */
+export async function copyGrowth(q: Queryable, follower: LiveAccount, master: LiveAccount, period: Period, nowMs: number) {
+  const from = periodStart(period, nowMs);
+  const fromS = from === undefined ? 0 : Math.floor(from / 1000);
+  const ledger = await ledgerSince(q, [follower.id, master.id], fromS);
+  const series = (id: number) =>
+    growthSeries(ledger.entries.get(id) ?? [], ledger.opening.get(id) ?? 0).map((p) => ({ timestamp: p.timestamp, value: roundTo(p.value, 4) }));
+  return { account_name: follower.account_name, master_name: master.account_name, follower: series(follower.id), master: series(master.id) };
+}

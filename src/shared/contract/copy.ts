@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side, Text } from './fields.ts';
+
+/** Copy screen periods: the performance chart's (SPEC §2). */
+export const CopyPeriod = z.enum(['1m', '3m', 'all'], { error: () => "period must be one of: 1m, 3m, all" });
+
+export const CopyReportQuery = z.strictObject({
+  portfolio: PortfolioParam.optional(),
+  period: CopyPeriod.default('1m'),
+});
+
+export const MissReason = z.enum(['pair_not_allowed', 'bridge_off', 'agent_offline', 'rejected', 'no_margin', 'equity_stop', 'unknown']);
+export type MissReason = z.infer<typeof MissReason>;
+
+export const CopiedTrade = z.object({
+  symbol: z.string(),
+  type: Side,
+  category: MarketType,
+  opened_at: EpochSeconds,
+  master_quantity: Num,
+  quantity: Num,
+  expected_quantity: Num,
+  size_ratio: Num,
+  entry_slippage: Num,
+  exit_slippage: Num,
+  slippage_unit: z.enum(['pips', 'price']),
+  /** In the follower's currency and in EUR; null where a rate is unknown. */
+  slippage_cost: NullableNum,
+  slippage_cost_eur: NullableNum,
+  delay_ms: Num,
+  inferred: z.boolean(),
+});
+export type CopiedTrade = z.infer<typeof CopiedTrade>;
+
+export const Miss = z.object({
+  at: EpochSeconds,
+  symbol: z.string(),
+  type: Side,
+  reason: MissReason,
+  message: z.string().nullable(),
+  /** Inferred from the deals (a master trade without a copy, nothing recorded). */
+  inferred: z.boolean(),
+});
+
+export const BridgeHealth = z.object({
+  account_id: z.string(),
+  account_name: z.string(),
+  broker_name: z.string(),
+  /** Seconds since the account's last update. */
+  last_update_age_s: z.number().int(),
+  /** simulated: the demo market; live: its agent reported within a minute; silent: within 10 minutes; offline: longer. */
+  state: z.enum(['simulated', 'live', 'silent', 'offline']),
+  /** Commands its terminal carried out, of those answered or expired, in the period; null without any. */
+  command_success_pct: NullableNum,
+});
+export type BridgeHealth = z.infer<typeof BridgeHealth>;
+
+export const FollowerQuality = z.object({
+  account_id: z.string(),
+  account_name: z.string(),
+  broker_name: z.string(),
+  currency: z.string(),
+  /** false: 'Not a copy account' (no master), and the figures are null. */
+  is_copy: z.boolean(),
+  master: z.object({ account_id: z.string(), account_name: z.string() }).nullable(),
+  copy_ratio: NullableNum,
+  copied: z.number().int(),
+  inferred_links: z.number().int(),
+  missed: z.number().int(),
+  missed_by_reason: z.array(z.object({ reason: MissReason, count: z.number().int() })),
+  duplicates: z.number().int(),
+  manual: z.number().int(),
+  avg_entry_slippage_pips: NullableNum,
+  avg_slippage_cost_eur: NullableNum,
+  avg_delay_ms: NullableNum,
+  worst_delay_ms: NullableNum,
+  cost_eur: NullableNum,
+  follower_growth: NullableNum,
+  master_growth: NullableNum,
+  /** Follower's time-weighted return minus its master's, percentage points. */
+  tracking_difference: NullableNum,
+  equity_stop: NullableNum,
+  equity_stopped: z.boolean(),
+  trades: z.array(CopiedTrade),
+  misses: z.array(Miss),
+});
+export type FollowerQuality = z.infer<typeof FollowerQuality>;
+
+export const BrokerCopyQuality = z.object({
+  broker_name: z.string(),
+  trades: z.number().int(),
+  avg_entry_slippage_pips: NullableNum,
+  worst_entry_slippage_pips: NullableNum,
+  avg_slippage_cost_eur: NullableNum,
+  avg_delay_ms: NullableNum,
+  worst_delay_ms: NullableNum,
+});
+
+export const RiskLimits = z.object({
+  max_drawdown_pct: NullableNum,
+  min_margin_level_pct: NullableNum,
+});
+
+export const CopyReportResponse = z.object({
+  data: z.object({
+    period: CopyPeriod,
+    from: EpochSeconds.nullable(),
+    followers: z.array(FollowerQuality),
+    brokers: z.array(BrokerCopyQuality),
+    health: z.array(BridgeHealth),
+    /** Net exposure per currency, in its own units and in EUR (null without a rate). */
+    exposure: z.array(z.object({ currency: z.string(), exposure: Num, exposure_eur: NullableNum })),
+    limits: RiskLimits,
+    /** Accounts past the portfolio's thresholds now. */
+    breaches: z.array(z.object({ account_id: z.string(), account_name: z.string(), kind: z.enum(['drawdown', 'margin_level', 'equity_stop']), value: Num, limit: Num })),
+  }),
+});
+export type CopyReportResponse = z.infer<typeof CopyReportResponse>;
+
+export const CopyGrowthQuery = z.strictObject({
+  account: Text('account', 100),
+  period: CopyPeriod.default('1m'),
+});
+
+const Point = z.object({ timestamp: EpochSeconds, value: Num });
+export const CopyGrowthResponse = z.object({
+  data: z.object({ account_name: z.string(), master_name: z.string(), follower: z.array(Point), master: z.array(Point) }),
+});
+
+/** Thresholds of a portfolio (write users): drawdown in % (0–100], margin level in % (≥ 0); null clears one. */
+export const RiskLimitsBody = z.strictObject({
+  portfolio: PortfolioParam,
+  max_drawdown_pct: z
+    .number({ error: 'max_drawdown_pct must be a number or null' })
+    .gt(0, 'max_drawdown_pct must be greater than 0')
+    .max(100, 'max_drawdown_pct must be at most 100')
+    .nullable(),
+  min_margin_level_pct: z
+    .number({ error: 'min_margin_level_pct must be a number or null' })
+    .min(0, 'min_margin_level_pct must not be under 0')
+    .max(100_000, 'min_margin_level_pct must be at most 100000')
+    .nullable(),
+});
+
+/** A follower's equity stop (write users), in the account's currency; null removes it. Setting it again re-arms a stop that fired. */
+export const EquityStopBody = z.strictObject({
+  account: Text('account', 100),
+  equity_stop: z.number({ error: 'equity_stop must be a number or null' }).positive('equity_stop must be greater than 0').max(1e12, 'equity_stop is too large').nullable(),
+});
