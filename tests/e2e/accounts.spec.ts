@@ -170,3 +170,81 @@ test('investor: no rebate column, and the server refuses the investor rebate fig
   expect(rebates.status).toBe(403);
   expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
 });
+
+const RISK_FIGURES = [
+  ['Sharpe ratio', 'sharpe_ratio', /√252/],
+  ['Sortino ratio', 'sortino_ratio', /downside deviation = √\(Σ min\(r, 0\)² ÷ n\)/],
+  ['Expectancy', 'expectancy', /Average net result per closed trade/],
+  ['Recovery factor', 'recovery_factor', /Net profit ÷ maximum balance drawdown in money/],
+  ['Balance drawdown', 'max_drawdown', /time-weighted growth index/],
+  ['Equity drawdown', 'equity_drawdown', /end-of-day equity \(NAV\)/],
+] as const;
+type RiskKey = (typeof RISK_FIGURES)[number][1];
+type StatsBody = { dealsStats: { all: { stats: Record<RiskKey | 'return_days', number | null> } }[] };
+
+/** Shows a label's tooltip as a person would: hover with a mouse, keyboard focus on a phone (no hover there). */
+async function openTooltip(page: Page, label: Locator, isMobile: boolean): Promise<Locator> {
+  if (isMobile) await label.focus();
+  else await label.hover();
+  const id = await label.getAttribute('aria-describedby');
+  const tip = page.locator(`[id="${id}"]`);
+  await expect(tip).toHaveRole('tooltip');
+  await expect(tip).toBeVisible();
+  return tip;
+}
+
+test('admin: the Stats panel shows the risk figures of the server, each label explaining its formula in a tooltip', async ({ page, isMobile }) => {
+  const deals = captureResponses<StatsBody>(page, '/api/brokers/historical-deals');
+  await page.goto('/accounts');
+  await signIn(page, 'admin');
+  const figures = panel(page, 'Stats').getByLabel('Risk statistics');
+  await expect(figures).toBeVisible();
+  // The panel asks for all time (no start_date); its figures are the server's.
+  await expect.poll(() => deals.some((r) => !r.url.searchParams.has('start_date'))).toBe(true);
+  const body = deals.find((r) => !r.url.searchParams.has('start_date'))!.body.dealsStats[0]!.all.stats;
+  expect(body.return_days).toBeGreaterThan(1);
+  for (const [label, key] of RISK_FIGURES) {
+    const figure = figures.locator(`[data-figure="${label}"]`);
+    await expect(figure.getByRole('term')).toHaveText(label);
+    const value = body[key];
+    if (value === null) await expect(figure.getByRole('definition')).toHaveText('—');
+    else await expect(figure).toHaveAttribute('data-value', String(value));
+  }
+
+  // Every label is described by its tooltip (aria-describedby), which names the formula.
+  for (const [label, , formula] of RISK_FIGURES) {
+    await expect(figures.getByText(label, { exact: true })).toHaveAccessibleDescription(formula);
+  }
+  const tip = await openTooltip(page, figures.getByText('Sharpe ratio', { exact: true }), isMobile);
+  await expect(tip).toContainText('Mean daily return ÷ standard deviation of the daily returns (n − 1) × √252, risk-free rate 0');
+  await expect(tip).toContainText(`On ${body.return_days} daily returns.`);
+  await page.keyboard.press('Escape');
+  await expect(tip).toBeHidden();
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+});
+
+test('admin: a risk figure the server cannot compute shows — and its tooltip says why', async ({ page, isMobile }) => {
+  // The real answer, with the NAV-based figures as the server sends them for an account without NAV history.
+  await page.route(
+    (url) => url.pathname === '/api/brokers/historical-deals',
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as StatsBody;
+      for (const account of body.dealsStats) {
+        Object.assign(account.all.stats, { sharpe_ratio: null, sortino_ratio: null, equity_drawdown: null, return_days: 0 });
+      }
+      await route.fulfill({ response, json: body });
+    },
+  );
+  await page.goto('/accounts');
+  await signIn(page, 'admin');
+  const figures = page.getByLabel('Risk statistics');
+  await expect(figures).toBeVisible();
+  for (const label of ['Sharpe ratio', 'Sortino ratio', 'Equity drawdown']) {
+    await expect(figures.locator(`[data-figure="${label}"]`).getByRole('definition')).toHaveText('—');
+  }
+  const tip = await openTooltip(page, figures.getByText('Sharpe ratio', { exact: true }), isMobile);
+  await expect(tip).toContainText('√252');
+  await expect(tip).toContainText('Needs 2 or more daily returns that vary (0 daily returns).');
+  await expect(figures.getByText('Equity drawdown', { exact: true })).toHaveAccessibleDescription(/Needs 2 or more end-of-day NAV snapshots/);
+});

@@ -70,3 +70,11 @@ export async function navOfMonth(q: Queryable, scope: ScopeFilter, year: number,
   );
   return rows.map((r) => ({ ...r, taken_at: Math.floor(r.taken_at.getTime() / 1000) }));
 }
+
+/** An account's end-of-day equity (NAV) by day (days since 1970-01-01, UTC), oldest first. */
+export async function navSeriesOf(q: Queryable, accountId: number): Promise<{ day: number; equity: number }[]> {
+  return q.query(
+    `SELECT (day - DATE '1970-01-01')::int AS day, equity FROM nav_snapshots WHERE account_id = $1 ORDER BY day`,
+    [accountId],
+  );
+}

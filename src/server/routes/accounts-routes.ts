@@ -10,6 +10,7 @@ import {
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
+import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { toEur as inEur } from '#shared/domain/fx.ts';
 import { callerOf } from '#server/auth/guard.ts';
@@ -17,7 +18,7 @@ import { callerScope, scopeFor } from '#server/auth/scope.ts';
 import { accountInfoRows, brokersOfScope, type AccountInfoRow, type AccountRef } from '#server/db/accounts-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { dealsOf, dealTotals, recentResults, type DealRecord, type DealTotals } from '#server/db/deals-repo.ts';
-import { navMonths, navOfMonth } from '#server/db/nav-repo.ts';
+import { navMonths, navOfMonth, navSeriesOf } from '#server/db/nav-repo.ts';
 import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import { badRequest } from '#server/http/errors.ts';
 import type { BrokerAdapter } from '#server/market/adapter.ts';
@@ -132,7 +133,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   );
 
   /** An account's deals from `from` on, newest first, with its statistics and series over the period. */
-  const historicalDeals = (account: AccountRef, all: DealRecord[], from: number | undefined, withoutRebalancing: boolean, rebates: boolean) => {
+  const historicalDeals = (
+    account: AccountRef,
+    all: DealRecord[],
+    navs: NavPoint[],
+    from: number | undefined,
+    withoutRebalancing: boolean,
+    rebates: boolean,
+  ) => {
     const inPeriod = all.filter((d) => from === undefined || epoch(d.datetime) >= from);
     const listed = withoutRebalancing ? inPeriod.filter((d) => !d.is_rebalancing) : inPeriod;
     const trades = inPeriod.filter((d) => d.kind === 'trade');
@@ -140,6 +148,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
     const allSeries = seriesOf(all, from, () => true);
     const cur = account.currency;
     const last = <T extends { value: number }>(xs: T[]) => xs.at(-1)?.value ?? 0;
+    // Every cash flow moves the NAV, rebalancing ones too, so all of them are neutralised.
+    const risk = riskStats({
+      navs,
+      flows: all.filter((d) => d.kind !== 'trade').map((d) => ({ time: epoch(d.datetime), amount: d.amount })),
+      from,
+      tradeResults: trades.map((d) => d.net),
+      cumulativeProfit: allSeries.profit.map((p) => p.value),
+    });
     return {
       dealsStats: [
         {
@@ -189,6 +205,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
               max_drawdown: allSeries.drawdown.reduce((m, p) => Math.max(m, p.value), 0),
               growth: last(allSeries.growth),
               net_profit: last(allSeries.profit),
+              ...risk,
             },
           },
           fx: seriesOf(all, from, (d) => d.category === 'Forex'),
@@ -212,7 +229,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
       const key = JSON.stringify(['historical-deals', callerScope(user).categories, rebates, ref, from ?? null, withoutRebalancing]);
       return sendCached(answers, key, request, reply, async () => {
         const account = await findAccount(db, user, ref);
-        return historicalDeals(account, await dealsOf(db, account.id), from, withoutRebalancing, rebates);
+        const [deals, navs] = await Promise.all([dealsOf(db, account.id), navSeriesOf(db, account.id)]);
+        return historicalDeals(account, deals, navs, from, withoutRebalancing, rebates);
       });
     },
   );

@@ -65,9 +65,22 @@ export const DealStats = z.object({
   average_win: Num,
   average_loss: Num,
   profit_factor: NullableNum,
+  /** Balance drawdown %: on the time-weighted growth index of the balance. */
   max_drawdown: Num,
   growth: Num,
   net_profit: Num,
+  /** Risk statistics (README "Risk statistics"): null where undefined (too few returns, no deviation, no drawdown). */
+  sharpe_ratio: NullableNum,
+  sortino_ratio: NullableNum,
+  /** Daily NAV returns behind Sharpe, Sortino and the equity drawdown. */
+  return_days: z.number().int(),
+  /** Percent, on the end-of-day NAV with cash flows neutralised. */
+  equity_drawdown: NullableNum,
+  /** Mean net result per closed trade, account currency. */
+  expectancy: NullableNum,
+  /** Largest fall of the cumulative trading result, account currency. */
+  max_drawdown_money: Num,
+  recovery_factor: NullableNum,
 });
 
 export const HistoricalDealsResponse = z.object({

@@ -4,7 +4,8 @@ import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent, formatQuantity, MISSING_VALUE, numberFormat } from '#shared/format/numbers.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
-import { FigureList, toneOf } from '#client/ui/figure-list.tsx';
+import { FigureList, toneOf, type Figure } from '#client/ui/figure-list.tsx';
+import { Tooltip } from '#client/ui/tooltip.tsx';
 
 type Stats = HistoricalDealsResponse['dealsStats'][number]['all']['stats'];
 type Trade = NonNullable<Stats['best_trade']>;
@@ -28,13 +29,93 @@ function TradeCard({ title, trade, currency, tone }: { title: string; trade: Tra
   );
 }
 
+const ratio = (value: number | null): string =>
+  value === null ? MISSING_VALUE : numberFormat('fr-FR', { maximumFractionDigits: 2, minimumFractionDigits: 2 }).format(value);
+
+interface RiskFigure extends Figure {
+  /** How the figure is computed (README "Risk statistics"). */
+  how: string;
+  /** This account's inputs, or why the figure is missing. */
+  detail: string;
+}
+
+/** The risk figures, each label explaining its formula in a tooltip (hover, focus or long press). */
+function RiskFigures({ s, currency }: { s: Stats; currency: string }) {
+  const days = `${s.return_days} daily ${s.return_days === 1 ? 'return' : 'returns'}`;
+  const figures: RiskFigure[] = [
+    {
+      label: 'Sharpe ratio',
+      value: ratio(s.sharpe_ratio),
+      raw: s.sharpe_ratio,
+      how: 'Mean daily return ÷ standard deviation of the daily returns (n − 1) × √252, risk-free rate 0. Daily returns of the end-of-day NAV on weekdays, deposits and withdrawals taken out.',
+      detail: s.sharpe_ratio === null ? `Needs 2 or more daily returns that vary (${days}).` : `On ${days}.`,
+    },
+    {
+      label: 'Sortino ratio',
+      value: ratio(s.sortino_ratio),
+      raw: s.sortino_ratio,
+      how: 'Mean daily return ÷ downside deviation × √252, where downside deviation = √(Σ min(r, 0)² ÷ n) over all n daily returns.',
+      detail: s.sortino_ratio === null ? `Needs 2 or more daily returns, one of them a loss (${days}).` : `On ${days}.`,
+    },
+    {
+      label: 'Expectancy',
+      value: s.expectancy === null ? MISSING_VALUE : formatMoney(s.expectancy, currency),
+      tone: toneOf(s.expectancy),
+      raw: s.expectancy,
+      how: 'Average net result per closed trade (profit + swap + commission + fee) = win % × average win + loss % × average loss.',
+      detail: s.expectancy === null ? 'No closed trade yet.' : 'A trade closed at exactly 0 counts in the average, as neither a win nor a loss.',
+    },
+    {
+      label: 'Recovery factor',
+      value: ratio(s.recovery_factor),
+      raw: s.recovery_factor,
+      how: 'Net profit ÷ maximum balance drawdown in money: the largest fall of the cumulative trading result from a peak, so deposits and withdrawals are not losses.',
+      detail:
+        s.recovery_factor === null
+          ? 'No drawdown yet.'
+          : `${formatMoney(s.net_profit, currency)} ÷ ${formatMoney(s.max_drawdown_money, currency)}.`,
+    },
+    {
+      label: 'Balance drawdown',
+      value: formatPercent(s.max_drawdown),
+      raw: s.max_drawdown,
+      how: 'Largest fall from a peak of the balance, in %, on its time-weighted growth index: closed trades only, withdrawals are not losses.',
+      detail: `In money: ${formatMoney(s.max_drawdown_money, currency)} (the recovery factor’s divisor).`,
+    },
+    {
+      label: 'Equity drawdown',
+      value: s.equity_drawdown === null ? MISSING_VALUE : formatPercent(s.equity_drawdown),
+      raw: s.equity_drawdown,
+      how: 'Largest fall from a peak of the end-of-day equity (NAV), in %, with open positions’ floating P/L, deposits and withdrawals taken out.',
+      detail: s.equity_drawdown === null ? 'Needs 2 or more end-of-day NAV snapshots.' : `On ${days}.`,
+    },
+  ];
+  return (
+    <dl className="figure-list risk-figures" aria-label="Risk statistics">
+      {figures.map((f) => (
+        <div key={f.label} className="figure" data-figure={f.label} data-value={f.raw ?? undefined}>
+          <dt>
+            <Tooltip description={f.how} example={f.detail}>
+              {f.label}
+            </Tooltip>
+          </dt>
+          <dd className={f.tone ? `figure-${f.tone}` : undefined}>{f.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 export interface AccountStatsPanelProps {
   isPending: boolean;
   isError: boolean;
   data: HistoricalDealsResponse | undefined;
 }
 
-/** Account stats (SPEC §2): best and worst trade cards and the MT5 report figures (DOMAIN.md), all time. */
+/**
+ * Account stats (SPEC §2): best and worst trade cards, the MT5 report figures (DOMAIN.md) and the
+ * risk figures (README "Risk statistics"), all time.
+ */
 export function AccountStatsPanel({ isPending, isError, data }: AccountStatsPanelProps) {
   const account = data?.dealsStats[0];
   let body;
@@ -61,11 +142,13 @@ export function AccountStatsPanel({ isPending, isError, data }: AccountStatsPane
             { label: 'Average win', value: formatMoney(s.average_win, c), tone: toneOf(s.average_win), raw: s.average_win },
             { label: 'Average loss', value: formatMoney(s.average_loss, c), tone: toneOf(s.average_loss), raw: s.average_loss },
             { label: 'Lots', value: formatQuantity(s.lots), raw: s.lots },
-            { label: 'Profit factor', value: s.profit_factor === null ? MISSING_VALUE : numberFormat('fr-FR', { maximumFractionDigits: 2, minimumFractionDigits: 2 }).format(s.profit_factor), raw: s.profit_factor },
+            { label: 'Profit factor', value: ratio(s.profit_factor), raw: s.profit_factor },
             { label: 'Commissions', value: formatMoney(s.commissions, c), raw: s.commissions },
             { label: 'Swap', value: formatMoney(s.swap, c), tone: toneOf(s.swap), raw: s.swap },
           ]}
         />
+        <h3 className="stats-subheading">Risk</h3>
+        <RiskFigures s={s} currency={c} />
       </>
     );
   }
