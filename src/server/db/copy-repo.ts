@@ -156,3 +156,37 @@ export async function markEquityStopped(q: Queryable, accountId: number, at: Dat
   const rows = await q.query('UPDATE accounts SET equity_stopped_at = $2 WHERE id = $1 AND equity_stopped_at IS NULL RETURNING id', [accountId, at]);
   return rows.length > 0;
 }
+
+/** Cash flows and closed trades of these accounts since `fromS`, and each account's balance before it. */
+export async function ledgerSince(
+  q: Queryable,
+  accountIds: readonly number[],
+  fromS: number,
+): Promise<{ entries: Map<number, { time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }[]>; opening: Map<number, number> }> {
+  const entries = new Map<number, { time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }[]>();
+  const opening = new Map<number, number>();
+  if (accountIds.length === 0) return { entries, opening };
+  const rows = await q.query<{ account_id: number; time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }>(
+    `SELECT account_id, extract(epoch FROM datetime)::bigint AS time, kind, CASE WHEN kind = 'trade' THEN net ELSE amount END AS net
+       FROM deals WHERE account_id = ANY($1::int[]) AND datetime >= $2 ORDER BY datetime, id`,
+    [[...accountIds], new Date(fromS * 1000)],
+  );
+  for (const r of rows) entries.set(r.account_id, [...(entries.get(r.account_id) ?? []), { time: r.time, kind: r.kind, net: r.net }]);
+  const before = await q.query<{ account_id: number; balance: number }>(
+    `SELECT account_id, sum(CASE WHEN kind = 'trade' THEN net ELSE amount END) AS balance
+       FROM deals WHERE account_id = ANY($1::int[]) AND datetime < $2 GROUP BY account_id`,
+    [[...accountIds], new Date(fromS * 1000)],
+  );
+  for (const r of before) opening.set(r.account_id, r.balance);
+  return { entries, opening };
+}
+
+/** When each account's books start (its first deal), epoch seconds. */
+export async function firstDealAt(q: Queryable, accountIds: readonly number[]): Promise<Map<number, number>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await q.query<{ account_id: number; first: number }>(
+    'SELECT account_id, extract(epoch FROM min(datetime))::bigint AS first FROM deals WHERE account_id = ANY($1::int[]) GROUP BY account_id',
+    [[...accountIds]],
+  );
+  return new Map(rows.map((r) => [r.account_id, r.first]));
+}

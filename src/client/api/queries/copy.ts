@@ -1,0 +1,43 @@
+import { queryOptions } from '@tanstack/react-query';
+import { MessageResponse } from '#shared/contract/common.ts';
+import { CopyGrowthResponse, CopyReportResponse } from '#shared/contract/copy.ts';
+import type { Period } from '#shared/domain/constants.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
+import { apiRequest } from '#client/api/http.ts';
+import { UPDATE_FAILED } from './write.ts';
+
+/** The report changes with the market: refreshed every 10 s while the screen is open. */
+const REFRESH_MS = 10_000;
+
+export const copyKeys = {
+  all: () => ['copy'] as const,
+  report: (portfolio: Portfolio, period: Period) => ['copy', 'report', { portfolio, period }] as const,
+  growth: (account: string, period: Period) => ['copy', 'growth', { account, period }] as const,
+};
+
+export const copyQueries = {
+  report: (portfolio: Portfolio, period: Period) =>
+    queryOptions({
+      queryKey: copyKeys.report(portfolio, period),
+      queryFn: async ({ signal }) =>
+        (await apiRequest('/api/copy/report', { query: { portfolio, period }, schema: CopyReportResponse, signal })).data,
+      refetchInterval: REFRESH_MS,
+      staleTime: REFRESH_MS / 2,
+    }),
+  growth: (account: string | undefined, period: Period) =>
+    queryOptions({
+      queryKey: copyKeys.growth(account ?? '', period),
+      queryFn: async ({ signal }) =>
+        (await apiRequest('/api/copy/growth', { query: { account: account ?? '', period }, schema: CopyGrowthResponse, signal })).data,
+      enabled: Boolean(account),
+      staleTime: REFRESH_MS,
+    }),
+};
+
+export async function saveRiskLimits(body: { portfolio: Portfolio; max_drawdown_pct: number | null; min_margin_level_pct: number | null }): Promise<string> {
+  return (await apiRequest('/api/risk/limits', { method: 'PUT', body, schema: MessageResponse, fallbackMessage: UPDATE_FAILED })).message;
+}
+
+export async function saveEquityStop(body: { account: string; equity_stop: number | null }): Promise<string> {
+  return (await apiRequest('/api/risk/equity-stop', { method: 'PUT', body, schema: MessageResponse, fallbackMessage: UPDATE_FAILED })).message;
+}
