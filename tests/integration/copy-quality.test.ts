@@ -96,6 +96,8 @@ describe.each(BACKENDS)('copy quality from terminals (%s)', (backend) => {
           ...roundTrip(6002, 'EURUSD', 0.5, 1.0853, 1.0899, t0 + 2, t0 + 3601),
           // A trade the master never made: a manual intervention.
           ...roundTrip(6003, 'USDJPY', 0.1, 150, 150.2, t0 + 7200, t0 + 9000),
+          // Another, 40 days ago: outside Last Month, inside All Time.
+          ...roundTrip(6004, 'USDCAD', 0.1, 1.36, 1.361, t0 - 38 * 86_400, t0 - 38 * 86_400 + 600),
         ],
         deleted: [],
       },
@@ -126,6 +128,15 @@ describe.each(BACKENDS)('copy quality from terminals (%s)', (backend) => {
     const f = followerOf(await report());
     expect(f.duplicates).toBe(1);
     expect(f.manual).toBe(1);
+  });
+
+  it('counts only the trades opened in the period', async () => {
+    const all = await http<CopyReportResponse>(server, 'GET', '/api/copy/report?portfolio=SMA&period=all', { key });
+    expect(followerOf(all.body.data).manual).toBe(2);
+    expect(all.body.data.from).toBeNull();
+    const month = await report();
+    // Last Month starts a month before now (epoch seconds).
+    expect(Math.abs(month.from! - (Math.floor(Date.now() / 1000) - 30 * 86_400))).toBeLessThan(3 * 86_400);
   });
 
   it('reports the missed copy with its reason', async () => {

@@ -2,6 +2,7 @@
 export const ROUTES = {
   home: '/',
   accounts: '/accounts',
+  copy: '/copy',
   brokers: '/brokers',
   login: '/login',
   nav: '/nav',

@@ -101,6 +101,11 @@ const navRoute = createRoute({
   path: ROUTES.nav,
   component: lazyRouteComponent(() => import('#client/features/nav/nav-page.tsx'), 'NavPage'),
 });
+const copyRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: ROUTES.copy,
+  component: lazyRouteComponent(() => import('#client/features/copy/copy-page.tsx'), 'CopyPage'),
+});
 const rebatesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: ROUTES.rebates,
@@ -109,7 +114,7 @@ const rebatesRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
-  appRoute.addChildren([homeRoute, accountsRoute, brokersRoute, navRoute, rebatesRoute]),
+  appRoute.addChildren([homeRoute, accountsRoute, brokersRoute, navRoute, copyRoute, rebatesRoute]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -15,6 +15,7 @@ const LINKS = [
   { to: ROUTES.accounts, label: 'Accounts' },
   { to: ROUTES.brokers, label: 'Brokers' },
   { to: ROUTES.nav, label: 'Nav' },
+  { to: ROUTES.copy, label: 'Copy' },
 ] as const;
 
 export function TopBar() {

@@ -71,8 +71,9 @@ export async function copyReport(
   period: Period,
   nowMs: number,
 ): Promise<CopyReportResponse['data']> {
+  // periodStart answers epoch seconds (the start_date of the account screens).
   const from = periodStart(period, nowMs) ?? null;
-  const fromS = from === null ? 0 : Math.floor(from / 1000);
+  const fromS = from ?? 0;
   const nowS = nowMs / 1000;
   const accounts = [...snapshot.accounts.values()].filter((a) => inScope(a.teiko_category, scope)).sort((a, b) => a.id - b.id);
   const followers = accounts.filter((a) => !a.is_master);
@@ -218,7 +219,7 @@ export async function copyReport(
 
   return {
     period,
-    from: from === null ? null : Math.floor(from / 1000),
+    from,
     followers: report,
     brokers: brokerRanking(rankingRows).map((b) => ({
       ...b,
@@ -236,8 +237,7 @@ export async function copyReport(
 
 /** Growth of a follower and of its master over the period, for the chart. */
 export async function copyGrowth(q: Queryable, follower: LiveAccount, master: LiveAccount, period: Period, nowMs: number) {
-  const from = periodStart(period, nowMs);
-  const fromS = from === undefined ? 0 : Math.floor(from / 1000);
+  const fromS = periodStart(period, nowMs) ?? 0;
   const ledger = await ledgerSince(q, [follower.id, master.id], fromS);
   const series = (id: number) =>
     growthSeries(ledger.entries.get(id) ?? [], ledger.opening.get(id) ?? 0).map((p) => ({ timestamp: p.timestamp, value: roundTo(p.value, 4) }));

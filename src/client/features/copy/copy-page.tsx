@@ -1,0 +1,486 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BridgeHealth, CopiedTrade, CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
+import { DEFAULT_PERIOD, PERIOD_OPTIONS, type Period } from '#shared/domain/constants.ts';
+import { hasPermission } from '#shared/domain/permissions.ts';
+import { formatDateFr } from '#shared/format/dates.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { formatPercent, MISSING_VALUE, numberFormat } from '#shared/format/numbers.ts';
+import { useSession } from '#client/auth/session-store.ts';
+import { copyKeys, copyQueries, saveEquityStop, saveRiskLimits } from '#client/api/queries/copy.ts';
+import { useSinglePortfolio } from '#client/app/portfolio.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
+import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
+import { Dropdown } from '#client/ui/dropdown.tsx';
+import { toneOf } from '#client/ui/figure-list.tsx';
+import { PageTitle } from '#client/ui/page-title.tsx';
+import { SectionPanel } from '#client/ui/section-panel.tsx';
+import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { useToast } from '#client/ui/toast.tsx';
+import { useIsWide } from '#client/ui/use-media-query.ts';
+import { GrowthChart } from './growth-chart.tsx';
+import './copy.css';
+
+type Report = CopyReportResponse['data'];
+type Broker = Report['brokers'][number];
+
+export const REASON_LABELS: Record<MissReason, string> = {
+  pair_not_allowed: 'Pair not allowed',
+  bridge_off: 'Bridge off',
+  agent_offline: 'Agent offline',
+  rejected: 'Rejected by the terminal',
+  no_margin: 'Not enough margin',
+  equity_stop: 'Equity stop',
+  unknown: 'Not recorded',
+};
+
+const MISSES_SHOWN = 8;
+
+const STATE_LABELS: Record<BridgeHealth['state'], string> = { simulated: 'Simulated', live: 'Live', silent: 'Silent', offline: 'Offline' };
+
+const num = (digits: number) => numberFormat('fr-FR', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (value: number | null | undefined, digits = 1, unit = '') => (value === null || value === undefined ? MISSING_VALUE : `${num(digits).format(value)}${unit}`);
+const eur = (value: number | null | undefined) => (value === null || value === undefined ? MISSING_VALUE : formatMoney(value, 'EUR'));
+const points = (value: number | null) => (value === null ? MISSING_VALUE : `${value > 0 ? '+' : ''}${num(2).format(value)} pts`);
+
+/** Seconds as '12 s', '4 min', '3 h'. */
+export function ageLabel(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 5_400) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3_600)} h`;
+}
+
+type FollowerKey = 'account_name' | 'master' | 'tracking_difference' | 'copied' | 'missed' | 'duplicates' | 'manual' | 'avg_entry_slippage_pips' | 'avg_delay_ms' | 'cost_eur';
+
+const FOLLOWER_COLUMNS: readonly TableColumn<FollowerQuality, FollowerKey>[] = [
+  { key: 'account_name', header: 'Follower', render: (f) => f.account_name },
+  { key: 'master', header: 'Master', render: (f) => f.master?.account_name ?? 'Not a copy account', sortValue: (f) => f.master?.account_name ?? '' },
+  {
+    key: 'tracking_difference',
+    header: 'Tracking difference',
+    tooltip: { description: "The follower's time-weighted return minus its master's over the period, in percentage points." },
+    render: (f) => <span className={toneClass(f.tracking_difference)}>{points(f.tracking_difference)}</span>,
+    align: 'right',
+  },
+  { key: 'copied', header: 'Copied', render: (f) => (f.is_copy ? f.copied : MISSING_VALUE), align: 'right' },
+  {
+    key: 'missed',
+    header: 'Missed',
+    tooltip: { description: 'Master trades this follower did not copy, with their reason (hover the count).' },
+    render: (f) => (f.is_copy ? <span title={missedTitle(f)}>{f.missed}</span> : MISSING_VALUE),
+    align: 'right',
+  },
+  { key: 'duplicates', header: 'Duplicated', render: (f) => (f.is_copy ? f.duplicates : MISSING_VALUE), align: 'right' },
+  { key: 'manual', header: 'Manual', tooltip: { description: 'Trades with no master trade: interventions by hand.' }, render: (f) => (f.is_copy ? f.manual : MISSING_VALUE), align: 'right' },
+  {
+    key: 'avg_entry_slippage_pips',
+    header: 'Avg slippage',
+    tooltip: { description: 'Average entry slippage of the forex copies against the master, in pips (positive: a worse price).' },
+    render: (f) => fmt(f.avg_entry_slippage_pips, 2, ' pips'),
+    align: 'right',
+  },
+  { key: 'avg_delay_ms', header: 'Avg delay', tooltip: { description: "Master's fill to the follower's fill." }, render: (f) => fmt(f.avg_delay_ms, 0, ' ms'), align: 'right' },
+  {
+    key: 'cost_eur',
+    header: 'Cost of copying',
+    tooltip: { description: "Slippage at entry and exit, the follower's commissions and fees, and the swap it paid beyond its master's, in EUR." },
+    render: (f) => eur(f.cost_eur),
+    align: 'right',
+  },
+];
+
+const FOLLOWER_CSV: readonly CsvColumn<FollowerQuality>[] = [
+  { title: 'Follower', value: (f) => f.account_name },
+  { title: 'Master', value: (f) => f.master?.account_name ?? 'Not a copy account' },
+  { title: 'Tracking difference', value: (f) => csvNumber(f.tracking_difference) },
+  { title: 'Copied', value: (f) => (f.is_copy ? f.copied : null) },
+  { title: 'Missed', value: (f) => (f.is_copy ? f.missed : null) },
+  { title: 'Duplicated', value: (f) => (f.is_copy ? f.duplicates : null) },
+  { title: 'Manual', value: (f) => (f.is_copy ? f.manual : null) },
+  { title: 'Avg slippage', value: (f) => csvNumber(f.avg_entry_slippage_pips) },
+  { title: 'Avg delay', value: (f) => csvNumber(f.avg_delay_ms) },
+  { title: 'Cost of copying', value: (f) => csvNumber(f.cost_eur) },
+];
+
+type BrokerKey = 'rank' | 'broker_name' | 'trades' | 'avg_entry_slippage_pips' | 'worst_entry_slippage_pips' | 'avg_delay_ms' | 'worst_delay_ms' | 'avg_slippage_cost_eur';
+type RankedBroker = Broker & { rank: number };
+
+const BROKER_COLUMNS: readonly TableColumn<RankedBroker, BrokerKey>[] = [
+  { key: 'rank', header: '#', render: (b) => b.rank, align: 'right' },
+  { key: 'broker_name', header: 'Broker', render: (b) => b.broker_name },
+  { key: 'trades', header: 'Copies', render: (b) => b.trades, align: 'right' },
+  { key: 'avg_entry_slippage_pips', header: 'Avg slippage', render: (b) => fmt(b.avg_entry_slippage_pips, 2, ' pips'), align: 'right' },
+  { key: 'worst_entry_slippage_pips', header: 'Worst slippage', render: (b) => fmt(b.worst_entry_slippage_pips, 2, ' pips'), align: 'right' },
+  { key: 'avg_delay_ms', header: 'Avg delay', render: (b) => fmt(b.avg_delay_ms, 0, ' ms'), align: 'right' },
+  { key: 'worst_delay_ms', header: 'Worst delay', render: (b) => fmt(b.worst_delay_ms, 0, ' ms'), align: 'right' },
+  { key: 'avg_slippage_cost_eur', header: 'Avg cost', render: (b) => eur(b.avg_slippage_cost_eur), align: 'right' },
+];
+
+const BROKER_CSV: readonly CsvColumn<RankedBroker>[] = [
+  { title: '#', value: (b) => b.rank },
+  { title: 'Broker', value: (b) => b.broker_name },
+  { title: 'Copies', value: (b) => b.trades },
+  { title: 'Avg slippage', value: (b) => csvNumber(b.avg_entry_slippage_pips) },
+  { title: 'Worst slippage', value: (b) => csvNumber(b.worst_entry_slippage_pips) },
+  { title: 'Avg delay', value: (b) => csvNumber(b.avg_delay_ms) },
+  { title: 'Worst delay', value: (b) => csvNumber(b.worst_delay_ms) },
+  { title: 'Avg cost', value: (b) => csvNumber(b.avg_slippage_cost_eur) },
+];
+
+type TradeKey = 'opened_at' | 'symbol' | 'quantity' | 'entry_slippage' | 'exit_slippage' | 'slippage_cost_eur' | 'delay_ms' | 'size_ratio';
+
+const unitOf = (t: CopiedTrade) => (t.slippage_unit === 'pips' ? ' pips' : '');
+const TRADE_COLUMNS: readonly TableColumn<CopiedTrade, TradeKey>[] = [
+  { key: 'opened_at', header: 'Opened', render: (t) => formatDateFr(t.opened_at) },
+  { key: 'symbol', header: 'Trade', render: (t) => `${t.type} ${t.symbol}${t.inferred ? ' *' : ''}`, sortValue: (t) => t.symbol },
+  { key: 'quantity', header: 'Size / rule', render: (t) => `${t.quantity} / ${t.expected_quantity}`, align: 'right' },
+  { key: 'entry_slippage', header: 'Entry slippage', render: (t) => fmt(t.entry_slippage, 2, unitOf(t)), align: 'right' },
+  { key: 'exit_slippage', header: 'Exit slippage', render: (t) => fmt(t.exit_slippage, 2, unitOf(t)), align: 'right' },
+  { key: 'slippage_cost_eur', header: 'Slippage cost', render: (t) => eur(t.slippage_cost_eur), align: 'right' },
+  { key: 'delay_ms', header: 'Delay', render: (t) => fmt(t.delay_ms, 0, ' ms'), align: 'right' },
+  { key: 'size_ratio', header: 'Ratio', render: (t) => fmt(t.size_ratio, 2), align: 'right' },
+];
+
+const TRADE_CSV: readonly CsvColumn<CopiedTrade>[] = [
+  { title: 'Opened', value: (t) => csvDateTime(t.opened_at) },
+  { title: 'Trade', value: (t) => `${t.type} ${t.symbol}` },
+  { title: 'Size', value: (t) => t.quantity },
+  { title: 'Rule size', value: (t) => t.expected_quantity },
+  { title: 'Entry slippage', value: (t) => t.entry_slippage },
+  { title: 'Exit slippage', value: (t) => t.exit_slippage },
+  { title: 'Slippage unit', value: (t) => t.slippage_unit },
+  { title: 'Slippage cost', value: (t) => csvNumber(t.slippage_cost_eur) },
+  { title: 'Delay', value: (t) => t.delay_ms },
+  { title: 'Ratio', value: (t) => t.size_ratio },
+  { title: 'Link inferred', value: (t) => (t.inferred ? 'yes' : 'no') },
+];
+
+function toneClass(value: number | null): string | undefined {
+  const tone = toneOf(value);
+  return tone ? `figure-${tone}` : undefined;
+}
+
+function missedTitle(f: FollowerQuality): string {
+  return f.missed_by_reason.map((m) => `${REASON_LABELS[m.reason]}: ${m.count}`).join(', ') || 'None';
+}
+
+/** The bridge's health: one chip per account (its state and the age of its last update), compact. */
+export function HealthStrip({ health }: { health: readonly BridgeHealth[] }) {
+  const counts = health.reduce<Record<string, number>>((acc, h) => ({ ...acc, [h.state]: (acc[h.state] ?? 0) + 1 }), {});
+  const answered = health.filter((h) => h.command_success_pct !== null);
+  const problems = health.filter((h) => h.state === 'silent' || h.state === 'offline');
+  return (
+    <div className="health-strip" role="group" aria-label="Bridge health">
+      <p className="health-summary">
+        {(['live', 'simulated', 'silent', 'offline'] as const)
+          .filter((s) => counts[s])
+          .map((s) => `${counts[s]} ${STATE_LABELS[s].toLowerCase()}`)
+          .join(' · ')}
+        {answered.length ? ` · commands ${formatPercent(answered.reduce((s, h) => s + h.command_success_pct!, 0) / answered.length)} done` : ''}
+      </p>
+      {problems.length ? <HealthChips health={problems} label="Accounts needing attention" /> : null}
+      <details className="health-details">
+        <summary>Each account ({health.length})</summary>
+        <HealthChips health={health} label="Every account" />
+      </details>
+    </div>
+  );
+}
+
+function HealthChips({ health, label }: { health: readonly BridgeHealth[]; label: string }) {
+  return (
+    <ul className="health-chips" aria-label={label}>
+      {health.map((h) => (
+        <li key={h.account_id} className={`health-chip health-${h.state}`} title={`${h.account_name} (${h.broker_name}): ${STATE_LABELS[h.state]}, last update ${ageLabel(h.last_update_age_s)} ago${h.command_success_pct === null ? '' : `, commands ${formatPercent(h.command_success_pct)} done`}`}>
+          <span className="health-dot" aria-hidden="true" />
+          <span className="health-name">{h.account_name}</span>
+          <span className="health-age">{ageLabel(h.last_update_age_s)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FollowerCardTitle({ f }: { f: FollowerQuality }) {
+  return (
+    <span className="follower-title">
+      <span>{f.account_name}</span>
+      <span className="follower-master">{f.master ? `copies ${f.master.account_name}` : 'Not a copy account'}</span>
+    </span>
+  );
+}
+
+function EquityStopForm({ follower, canWrite }: { follower: FollowerQuality; canWrite: boolean }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(follower.equity_stop === null ? '' : String(follower.equity_stop));
+  useEffect(() => setValue(follower.equity_stop === null ? '' : String(follower.equity_stop)), [follower.account_id, follower.equity_stop]);
+  const state = follower.equity_stopped ? 'fired: copying to it is stopped' : follower.equity_stop === null ? 'none' : 'armed';
+  if (!canWrite) {
+    return (
+      <p className="equity-stop-line">
+        Equity stop: {follower.equity_stop === null ? 'none' : `${formatMoney(follower.equity_stop, follower.currency)} (${state})`}
+      </p>
+    );
+  }
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const stop = value.trim() === '' ? null : Number(value.replace(',', '.'));
+    try {
+      toast.show(await saveEquityStop({ account: follower.account_id, equity_stop: stop }), 'success');
+      await queryClient.invalidateQueries({ queryKey: copyKeys.all() });
+    } catch (err) {
+      toast.show(err instanceof Error ? err.message : 'Update failed.', 'error');
+    }
+  };
+  return (
+    <form className="equity-stop-form" onSubmit={(e) => void submit(e)}>
+      <label>
+        Equity stop ({follower.currency}) <span className="equity-stop-state">{state}</span>
+        <input inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} placeholder="none" />
+      </label>
+      <button type="submit" className="button">
+        Save
+      </button>
+    </form>
+  );
+}
+
+function RiskLimitsForm({ report, portfolio }: { report: Report; portfolio: ReturnType<typeof useSinglePortfolio> }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [drawdown, setDrawdown] = useState(report.limits.max_drawdown_pct === null ? '' : String(report.limits.max_drawdown_pct));
+  const [margin, setMargin] = useState(report.limits.min_margin_level_pct === null ? '' : String(report.limits.min_margin_level_pct));
+  const parse = (v: string) => (v.trim() === '' ? null : Number(v.replace(',', '.')));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      toast.show(await saveRiskLimits({ portfolio, max_drawdown_pct: parse(drawdown), min_margin_level_pct: parse(margin) }), 'success');
+      await queryClient.invalidateQueries({ queryKey: copyKeys.all() });
+    } catch (err) {
+      toast.show(err instanceof Error ? err.message : 'Update failed.', 'error');
+    }
+  };
+  return (
+    <form className="risk-form" onSubmit={(e) => void submit(e)}>
+      <label>
+        Max drawdown (%)
+        <input inputMode="decimal" value={drawdown} onChange={(e) => setDrawdown(e.target.value)} placeholder="none" />
+      </label>
+      <label>
+        Min margin level (%)
+        <input inputMode="decimal" value={margin} onChange={(e) => setMargin(e.target.value)} placeholder="none" />
+      </label>
+      <button type="submit" className="button">
+        Save thresholds
+      </button>
+    </form>
+  );
+}
+
+function FollowerDetail({ report, period, canWrite }: { report: Report; period: Period; canWrite: boolean }) {
+  const copies = report.followers.filter((f) => f.is_copy);
+  const [chosen, setChosen] = useState<string | undefined>(copies[0]?.account_id);
+  const follower = copies.find((f) => f.account_id === chosen) ?? copies[0];
+  const growth = useQuery(copyQueries.growth(follower?.account_id, period));
+  const [showAll, setShowAll] = useState(false);
+  const wide = useIsWide();
+  if (!follower) return <EmptyState>No copy account in this portfolio.</EmptyState>;
+  return (
+    <SectionPanel
+      title="Follower against master"
+      className="copy-detail"
+      actions={
+        <Dropdown
+          label="Follower"
+          options={copies.map((f) => ({ value: f.account_id, label: f.account_name }))}
+          value={follower.account_id}
+          onChange={setChosen}
+          align="right"
+        />
+      }
+    >
+      {growth.isPending ? (
+        <LoadingState>Loading chart data...</LoadingState>
+      ) : growth.isError ? (
+        <ErrorState onRetry={() => void growth.refetch()}>Error loading chart data</ErrorState>
+      ) : growth.data.follower.length + growth.data.master.length === 0 ? (
+        <EmptyState>No trades in this period.</EmptyState>
+      ) : (
+        <GrowthChart follower={growth.data.follower} master={growth.data.master} followerName={growth.data.account_name} masterName={growth.data.master_name} />
+      )}
+      <EquityStopForm follower={follower} canWrite={canWrite} />
+      <div className="copy-subhead">
+        <h3>Recent copies</h3>
+        <CsvButton
+          table={`copies of ${follower.account_name}`}
+          build={(now) => ({ fileName: csvFileName('copies', follower.account_name, localIsoDate(now)), columns: TRADE_CSV, rows: follower.trades })}
+          disabled={follower.trades.length === 0}
+        />
+      </div>
+      {follower.trades.some((t) => t.inferred) ? <p className="copy-note">* linked by symbol, side and time (no record of the copy engine).</p> : null}
+      {wide ? (
+        <SortableTable columns={TRADE_COLUMNS} rows={follower.trades} rowKey={(t) => `${t.opened_at}|${t.symbol}|${t.quantity}`} label={`Copies of ${follower.account_name}`} emptyText="No copy in this period." maxHeight="40vh" />
+      ) : (
+        <CardList
+          items={follower.trades}
+          itemKey={(t) => `${t.opened_at}|${t.symbol}|${t.quantity}`}
+          fields={columnsToFields(TRADE_COLUMNS)}
+          face={(t) => ({ title: `${t.type} ${t.symbol} ${t.quantity}${t.inferred ? ' *' : ''}`, subtitle: formatDateFr(t.opened_at), figure: fmt(t.entry_slippage, 2, unitOf(t)), tone: -t.entry_slippage })}
+          label={`Copies of ${follower.account_name}`}
+          emptyText="No copy in this period."
+        />
+      )}
+      <h3 className="copy-subhead-plain">Missed copies</h3>
+      {follower.misses.length === 0 ? (
+        <p className="copy-note">None in this period.</p>
+      ) : (
+        <p className="copy-note">
+          {follower.missed} in the period: {missedTitle(follower)}
+          {follower.misses.length < follower.missed ? ` (the latest ${follower.misses.length} listed)` : ''}.
+        </p>
+      )}
+      {follower.misses.length === 0 ? null : (
+        <ul className="miss-list" aria-label={`Missed copies of ${follower.account_name}`}>
+          {follower.misses.slice(0, showAll ? undefined : MISSES_SHOWN).map((m) => (
+            <li key={`${m.at}|${m.symbol}|${m.type}|${m.reason}`}>
+              <span className="miss-when">{formatDateFr(m.at)}</span>
+              <span className="miss-what">
+                {m.type} {m.symbol}
+              </span>
+              <span className="miss-reason">
+                {REASON_LABELS[m.reason]}
+                {m.inferred ? ' (inferred)' : ''}
+                {m.message ? `: ${m.message}` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {follower.misses.length > MISSES_SHOWN ? (
+        <button type="button" className="button ghost" aria-expanded={showAll} onClick={() => setShowAll((v) => !v)}>
+          {showAll ? 'Show fewer' : `Show all ${follower.misses.length}`}
+        </button>
+      ) : null}
+    </SectionPanel>
+  );
+}
+
+/** The Copy screen (README 'Copy quality'): did the followers copy their masters, at what cost, and where did it go wrong. */
+export function CopyPage() {
+  const portfolio = useSinglePortfolio();
+  const session = useSession();
+  const canWrite = hasPermission(session?.restrictions, 'write');
+  const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
+  const wide = useIsWide();
+  const query = useQuery(copyQueries.report(portfolio, period));
+
+  let body;
+  if (query.isPending) body = <LoadingState>Loading copy quality...</LoadingState>;
+  else if (query.isError) body = <ErrorState onRetry={() => void query.refetch()}>{query.error.message}</ErrorState>;
+  else {
+    const report = query.data;
+    const brokers = report.brokers.map((b, i) => ({ ...b, rank: i + 1 }));
+    const today = localIsoDate(Date.now());
+    body = (
+      <>
+        <SectionPanel title="Bridge health">
+          <HealthStrip health={report.health} />
+        </SectionPanel>
+        <SectionPanel
+          title="Followers"
+          actions={
+            <CsvButton
+              table="Followers"
+              build={() => ({ fileName: csvFileName('copy_followers', portfolio, period, today), columns: FOLLOWER_CSV, rows: report.followers })}
+              disabled={report.followers.length === 0}
+            />
+          }
+        >
+          {wide ? (
+            <SortableTable columns={FOLLOWER_COLUMNS} rows={report.followers} rowKey={(f) => f.account_id} label="Followers" emptyText="No follower in this portfolio." />
+          ) : (
+            <CardList
+              items={report.followers}
+              itemKey={(f) => f.account_id}
+              face={(f) => ({
+                title: <FollowerCardTitle f={f} />,
+                subtitle: f.is_copy ? `${f.copied} copied · ${f.missed} missed · ${fmt(f.avg_entry_slippage_pips, 2, ' pips')}` : 'Not a copy account',
+                figure: points(f.tracking_difference),
+                tone: f.tracking_difference ?? 0,
+              })}
+              hint="Tracking difference against the master; tap a follower for its figures."
+              fields={columnsToFields(FOLLOWER_COLUMNS).slice(2)}
+              label="Followers"
+              emptyText="No follower in this portfolio."
+            />
+          )}
+        </SectionPanel>
+        <FollowerDetail report={report} period={period} canWrite={canWrite} />
+        <SectionPanel
+          title="Brokers by copy quality"
+          actions={
+            <CsvButton table="Brokers by copy quality" build={() => ({ fileName: csvFileName('copy_brokers', portfolio, period, today), columns: BROKER_CSV, rows: brokers })} disabled={brokers.length === 0} />
+          }
+        >
+          {wide ? (
+            <SortableTable columns={BROKER_COLUMNS} rows={brokers} rowKey={(b) => b.broker_name} label="Brokers by copy quality" emptyText="No copy in this period." />
+          ) : (
+            <CardList
+              items={brokers}
+              itemKey={(b) => b.broker_name}
+              face={(b) => ({ title: `${b.rank}. ${b.broker_name}`, subtitle: `${b.trades} copies · ${fmt(b.avg_delay_ms, 0, ' ms')} avg delay`, figure: fmt(b.avg_entry_slippage_pips, 2, ' pips'), tone: -(b.avg_entry_slippage_pips ?? 0) })}
+              fields={columnsToFields(BROKER_COLUMNS).slice(2)}
+              label="Brokers by copy quality"
+              emptyText="No copy in this period."
+            />
+          )}
+        </SectionPanel>
+        <SectionPanel title="Risk">
+          {report.breaches.length ? (
+            <ul className="breach-list" aria-label="Thresholds crossed">
+              {report.breaches.map((b) => (
+                <li key={`${b.account_id}|${b.kind}`}>
+                  <strong>{b.account_name}</strong>:{' '}
+                  {b.kind === 'drawdown'
+                    ? `drawdown ${formatPercent(b.value)} over ${formatPercent(b.limit)}`
+                    : b.kind === 'margin_level'
+                      ? `margin level ${formatPercent(b.value)} under ${formatPercent(b.limit)}`
+                      : `equity ${num(2).format(b.value)} at or under its stop ${num(2).format(b.limit)}`}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="copy-note">No threshold crossed.</p>
+          )}
+          {canWrite ? <RiskLimitsForm key={`${portfolio}|${report.limits.max_drawdown_pct}|${report.limits.min_margin_level_pct}`} report={report} portfolio={portfolio} /> : null}
+          <h3 className="copy-subhead-plain">Net currency exposure</h3>
+          {report.exposure.length === 0 ? (
+            <p className="copy-note">No open position.</p>
+          ) : (
+            <ul className="exposure-list" aria-label="Net currency exposure">
+              {report.exposure.map((e) => (
+                <li key={e.currency}>
+                  <span className="exposure-currency">{e.currency}</span>
+                  <span className={toneClass(e.exposure_eur ?? e.exposure)}>{e.exposure_eur === null ? formatMoney(e.exposure, e.currency) : formatMoney(e.exposure_eur, 'EUR')}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </SectionPanel>
+      </>
+    );
+  }
+
+  return (
+    <div className="copy-page">
+      <PageTitle>{`Copy quality - ${portfolio}`}</PageTitle>
+      <div className="copy-toolbar">
+        <Dropdown label="Period" options={PERIOD_OPTIONS} value={period} onChange={setPeriod} />
+      </div>
+      {body}
+    </div>
+  );
+}
