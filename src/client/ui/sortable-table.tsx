@@ -43,6 +43,22 @@ function fieldOf(row: unknown, key: string): unknown {
 }
 
 /**
+ * Rows in the order a table with these columns shows them for `sort`: what SortableTable draws, for
+ * an export of the table in the reader's order.
+ */
+export function sortTableRows<T, K extends string>(
+  rows: readonly T[],
+  columns: readonly TableColumn<T, K>[],
+  sort: SortState<K> | null,
+): T[] {
+  const byKey = new Map(columns.map((column) => [column.key, column]));
+  return sortRows(rows, sort, (row, key) => {
+    const column = byKey.get(key);
+    return column?.sortValue ? column.sortValue(row) : fieldOf(row, key);
+  });
+}
+
+/**
  * A table whose headers sort it: the first click sorts ascending, the next flips to descending
  * (SPEC §4). It scrolls horizontally inside its own wrapper, never the page.
  */
@@ -63,11 +79,7 @@ export function SortableTable<T, K extends string = string>({
   const [ownSort, setOwnSort] = useState<SortState<K> | null>(defaultSort);
   const current = sort === undefined ? ownSort : sort;
 
-  const byKey = new Map(columns.map((column) => [column.key, column]));
-  const sorted = sortRows(rows, current, (row, key) => {
-    const column = byKey.get(key);
-    return column?.sortValue ? column.sortValue(row) : fieldOf(row, key);
-  });
+  const sorted = sortTableRows(rows, columns, current);
 
   const onHeaderClick = (key: K) => {
     const next = nextSort(current, key);

@@ -9,11 +9,13 @@ import {
   type NavCurrencySummary,
   type NavViewRow,
 } from '#shared/domain/nav-view.ts';
-import { navDayIso, navDayLabel } from '#shared/domain/reports.ts';
+import { navDayIso, navDayLabel, navReportFileName } from '#shared/domain/reports.ts';
 import { sortRows, type SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatNavMoney } from '#shared/format/money.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvDateTime, csvNameOfPdf, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
 import { navQueries } from '#client/api/queries/nav.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
 import { navReport } from '#client/pdf/nav-report.ts';
@@ -179,6 +181,10 @@ export function NavPage() {
     else setMode({ kind: 'historical', month: value, day: firstAvailableDay(availableDates, value) });
   };
 
+  // The report's day: the data's for real time, the chosen end of day otherwise.
+  const reportDate = (nowMs: number) =>
+    realtime ? localIsoDate(live.dataUpdatedAt || nowMs) : (navDayIso(month ?? '', day ?? 0) ?? `${month ?? ''}_${day ?? 0}`);
+
   const buildReport = (nowMs: number) => {
     const generated = `Generated ${formatDateFr(nowMs / 1000)}`;
     if (realtime) {
@@ -186,7 +192,7 @@ export function NavPage() {
       return navReport({
         portfolio,
         realtime: true,
-        date: localIsoDate(at),
+        date: reportDate(nowMs),
         period: `Real-Time Data, ${formatDateFr(at / 1000)}`,
         rows: sortedRows,
         summary,
@@ -198,13 +204,29 @@ export function NavPage() {
     return navReport({
       portfolio,
       realtime: false,
-      date: navDayIso(m, d) ?? `${m}_${d}`,
+      date: reportDate(nowMs),
       period: `End of Day ${navDayLabel(m, d)} (${monthKeyLabel(m)})`,
       rows: sortedRows,
       summary,
       note: generated,
     });
   };
+
+  // The accounts table as on screen, figures unformatted; the currency and the freshness dot's time as columns of their own.
+  const csvColumns: CsvColumn<NavViewRow>[] = [
+    { title: 'Broker', value: (row) => row.broker_name },
+    { title: 'Account Name', value: (row) => row.account_name },
+    { title: 'Balance', value: (row) => csvNumber(row.balance) },
+    { title: 'Equity', value: (row) => csvNumber(row.equity) },
+    ...(realtime ? [{ title: 'Live P/L', value: (row: NavViewRow) => csvNumber(row.pnl) }] : []),
+    { title: 'Currency', value: (row) => row.currency },
+    ...(realtime ? [{ title: 'Last update', value: (row: NavViewRow) => csvDateTime(row.last_update) }] : []),
+  ];
+  const buildCsv = (nowMs: number) => ({
+    fileName: csvNameOfPdf(navReportFileName(portfolio, reportDate(nowMs))),
+    columns: csvColumns,
+    rows: sortedRows,
+  });
 
   const sortOptions = columns.map((c) => ({ key: c.key, label: typeof c.header === 'string' ? c.header : c.key }));
 
@@ -237,6 +259,7 @@ export function NavPage() {
         ) : null}
         <div className="nav-toolbar-end">
           <ReportButton build={buildReport} disabled={sortedRows.length === 0} />
+          <CsvButton table="NAV accounts" placement="toolbar" build={buildCsv} disabled={sortedRows.length === 0} />
         </div>
       </div>
 

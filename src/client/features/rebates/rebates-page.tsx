@@ -12,7 +12,7 @@ import {
   type RebateCurrencySummary,
   type RebateGroupBy,
 } from '#shared/domain/rebate-rules.ts';
-import { monthLabel } from '#shared/domain/reports.ts';
+import { monthLabel, rebatesReportFileName } from '#shared/domain/reports.ts';
 import { sortRows, type SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatRebateMoney } from '#shared/format/money.ts';
@@ -20,6 +20,8 @@ import { formatPercent } from '#shared/format/numbers.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
 import { rebateQueries } from '#client/api/queries/rebates.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvNameOfPdf, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
 import { rebatesReport } from '#client/pdf/rebates-report.ts';
 import { ReportButton } from '#client/pdf/report-button.tsx';
 import { AccessDenied } from '#client/ui/access-denied.tsx';
@@ -154,6 +156,26 @@ function RebatesContent() {
       }`,
     });
 
+  // The table's columns as on screen, figures unformatted ('% Rebate' in percent, as shown).
+  const csvColumns: CsvColumn<RebateAggregate>[] = [
+    ...(byAccount
+      ? [
+          { title: 'Broker', value: (row: RebateAggregate) => row.brokerName },
+          { title: 'Account', value: (row: RebateAggregate) => row.name },
+        ]
+      : [{ title: 'Broker', value: (row: RebateAggregate) => row.name }]),
+    { title: 'Balance', value: (row) => csvNumber(row.balance) },
+    { title: 'Total Rebate', value: (row) => csvNumber(row.totalRebate) },
+    { title: '% Rebate', value: (row) => csvNumber(row.rebatePercentage) },
+    { title: 'Profit Sharing', value: (row) => csvNumber(row.totalProfitSharing) },
+    { title: 'Currency', value: (row) => row.currency },
+  ];
+  const buildCsv = () => ({
+    fileName: csvNameOfPdf(rebatesReportFileName(portfolio, groupBy, month)),
+    columns: csvColumns,
+    rows: sortedRows,
+  });
+
   let body;
   if (query.isPending) body = <LoadingState>{MESSAGES.loading}</LoadingState>;
   else if (query.isError && !query.data)
@@ -252,6 +274,7 @@ function RebatesContent() {
             </button>
           ) : null}
           <ReportButton build={buildReport} disabled={sortedRows.length === 0} />
+          <CsvButton table="Rebates" placement="toolbar" build={buildCsv} disabled={sortedRows.length === 0} />
         </div>
       </div>
       {body}

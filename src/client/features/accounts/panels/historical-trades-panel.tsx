@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import type { Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
+import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, MISSING_VALUE } from '#shared/format/numbers.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
 import { CardList, type CardField } from '#client/ui/card-list.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { TradeTitle, PriceMove, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Side, signedClass } from '#client/ui/trade-cells.tsx';
@@ -48,6 +51,24 @@ function dealColumns(showRebate: boolean): TableColumn<Row>[] {
 }
 
 const isCashFlow = (d: Deal) => d.category === 'Balance';
+
+/** The table's columns for a CSV file, the amounts' currency as a column; a cash flow has no quantity, as on screen. */
+function dealCsvColumns(showRebate: boolean): CsvColumn<Row>[] {
+  return [
+    { title: 'Date', value: (d) => csvDateTime(d.datetime) },
+    { title: 'Symbol', value: (d) => d.symbol || d.category },
+    { title: 'Type', value: (d) => d.type },
+    { title: 'Quantity', value: (d) => (isCashFlow(d) ? null : csvNumber(d.quantity)) },
+    { title: 'Open price', value: (d) => csvNumber(d.open_price) },
+    { title: 'Close price', value: (d) => csvNumber(d.close_price) },
+    { title: 'Profit', value: (d) => csvNumber(d.profit) },
+    { title: 'Swap', value: (d) => csvNumber(d.swap) },
+    { title: 'Commission', value: (d) => csvNumber(d.commission) },
+    { title: 'Fee', value: (d) => csvNumber(d.fee) },
+    ...(showRebate ? [{ title: 'Rebate', value: (d: Row) => csvNumber(d.rebate) }] : []),
+    { title: 'Currency', value: (d) => d.currency },
+  ];
+}
 
 /** A phone's row: symbol, type and quantity; open → close price; profit with the date under it. A cash flow has no prices. */
 const face = (d: Deal): TradeFace => ({
@@ -99,17 +120,35 @@ export interface HistoricalTradesPanelProps {
 export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wide }: HistoricalTradesPanelProps) {
   const page = wide ? PAGE_WIDE : PAGE_PHONE;
   const [shown, setShown] = useState(page);
+  const [sort, setSort] = useState<SortState<string> | null>(null);
   const all = data?.dealsStats[0]?.deals ?? [];
   // Counted from the oldest: a new deal arrives at the top, and an open card stays with its deal.
   const deals: Row[] = all.map((d, i) => ({ ...d, key: all.length - 1 - i }));
   const columns = dealColumns(showRebate);
   const visible = deals.slice(0, shown);
+  // Every deal the account has, not only the rows shown so far, in the table's order.
+  const buildCsv = (nowMs: number) => ({
+    fileName: csvFileName('historical_trades', data?.dealsStats[0]?.account ?? 'account', localIsoDate(nowMs)),
+    columns: dealCsvColumns(showRebate),
+    rows: wide ? sortTableRows(deals, columns, sort) : deals,
+  });
 
   let body;
   if (isPending) body = <LoadingState>Loading account data...</LoadingState>;
   else if (isError) body = <ErrorState>{NO_TRADE_DATA}</ErrorState>;
   else if (wide)
-    body = <SortableTable columns={columns} rows={visible} rowKey={(d) => d.key} emptyText={NO_TRADE_DATA} label="Historical trades" className="history-table" />;
+    body = (
+      <SortableTable
+        columns={columns}
+        rows={visible}
+        rowKey={(d) => d.key}
+        emptyText={NO_TRADE_DATA}
+        label="Historical trades"
+        className="history-table"
+        sort={sort}
+        onSortChange={setSort}
+      />
+    );
   else {
     // Deals come newest first from the server, the order of the table too.
     body = (
@@ -126,7 +165,11 @@ export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wi
   }
 
   return (
-    <SectionPanel title="Historical trades" className="history-panel">
+    <SectionPanel
+      title="Historical trades"
+      className="history-panel"
+      actions={<CsvButton table="Historical trades" build={buildCsv} disabled={isPending || isError || deals.length === 0} />}
+    >
       {body}
       {!isPending && deals.length > shown ? (
         <div className="show-more">

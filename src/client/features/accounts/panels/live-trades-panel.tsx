@@ -1,16 +1,19 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
+import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
 import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
 import { CardList, type CardField } from '#client/ui/card-list.tsx';
 import { FeedBanner } from '#client/ui/feed-banner.tsx';
 import { newestFirst } from '#client/ui/newest-first.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
-import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { PriceMove, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
 
@@ -37,6 +40,22 @@ const columns: TableColumn<Position>[] = [
   { key: 'sl', header: 'SL', align: 'right', render: (p) => formatPrice(p.sl) },
   { key: 'tp', header: 'TP', align: 'right', render: (p) => formatPrice(p.tp) },
 ];
+
+/** The table's columns for a CSV file: Ins/Dir as two columns, P/L's currency as a column. */
+const csvColumns: CsvColumn<Position>[] = [
+  { title: 'Date', value: (p) => csvDateTime(p.time) },
+  { title: 'Ins', value: (p) => p.u_symbol },
+  { title: 'Dir', value: (p) => p.type },
+  { title: 'Q', value: (p) => csvNumber(p.quantity) },
+  { title: 'Open', value: (p) => csvNumber(p.price_open) },
+  { title: 'Current', value: (p) => csvNumber(p.price_current) },
+  { title: 'P/L', value: (p) => csvNumber(p.profit) },
+  { title: 'Currency', value: (p) => p.currency },
+  { title: 'SL', value: (p) => csvNumber(p.sl) },
+  { title: 'TP', value: (p) => csvNumber(p.tp) },
+];
+
+const DEFAULT_SORT: SortState<string> = { key: 'time', direction: 'desc' };
 
 /** A phone's row: instrument, direction and size; open → current price; P/L with the opening time under it. */
 const face = (p: Position): TradeFace => ({
@@ -65,8 +84,15 @@ export interface LiveTradesPanelProps {
 
 /** The account's open positions from the account-mode feed (SPEC §7); skeleton rows until the first message. */
 export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps) {
+  const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
   // The cards in the table's default order (Date, newest first).
   const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
+  const buildCsv = (nowMs: number) => ({
+    // The account feed's rows are all the chosen account's.
+    fileName: csvFileName('live_trades', positions?.[0]?.account_name ?? 'account', localIsoDate(nowMs)),
+    columns: csvColumns,
+    rows: wide ? sortTableRows(positions ?? [], columns, sort) : (cards ?? []),
+  });
   let body;
   if (positions === null) {
     body = wide ? (
@@ -82,7 +108,8 @@ export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps
         rowKey={positionKey}
         emptyText={NO_LIVE_TRADES}
         label="Live trades"
-        defaultSort={{ key: 'time', direction: 'desc' }}
+        sort={sort}
+        onSortChange={setSort}
         rowClassName={() => 'live-row'}
       />
     );
@@ -101,7 +128,11 @@ export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps
     );
   }
   return (
-    <SectionPanel title="Live trades" className="live-trades-panel">
+    <SectionPanel
+      title="Live trades"
+      className="live-trades-panel"
+      actions={<CsvButton table="Live trades" build={buildCsv} disabled={positions === null || positions.length === 0} />}
+    >
       <div data-testid="live-trades" data-logins={positions === null ? '' : [...new Set(positions.map((p) => p.login))].join(',')} data-state={positions === null ? 'loading' : 'live'}>
         {/* SPEC §8: in account mode the feed's errors do not stop the rows; the last ones stay, aged. */}
         {error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />}

@@ -1,13 +1,19 @@
+import { useState } from 'react';
 import type { Account } from '#shared/contract/accounts.ts';
+import type { SortState } from '#shared/domain/sorting.ts';
 import { formatMoney } from '#shared/format/money.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
 import { CardList, columnsToFields } from '#client/ui/card-list.tsx';
-import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { signedClass } from '#client/ui/trade-cells.tsx';
 
 export const SELECT_A_BROKER = 'Select a broker to view accounts';
 
+type MoneyKey = 'balance' | 'pnl' | 'total_commission' | 'total_swap' | 'total_rebate';
+
 function accountColumns(showRebate: boolean): TableColumn<Account>[] {
-  const money = (key: 'balance' | 'pnl' | 'total_commission' | 'total_swap' | 'total_rebate', header: string, signed = false): TableColumn<Account> => ({
+  const money = (key: MoneyKey, header: string, signed = false): TableColumn<Account> => ({
     key,
     header,
     align: 'right',
@@ -33,6 +39,21 @@ function accountColumns(showRebate: boolean): TableColumn<Account>[] {
   ];
 }
 
+/** The table's columns for a CSV file: the Account cell's name and login apart, the amounts' currency as a column. */
+function accountCsvColumns(showRebate: boolean): CsvColumn<Account>[] {
+  const money = (key: MoneyKey, title: string): CsvColumn<Account> => ({ title, value: (a) => csvNumber(a[key]) });
+  return [
+    { title: 'Account', value: (a) => a.account_name },
+    { title: 'Login', value: (a) => a.account },
+    money('balance', 'Balance'),
+    money('pnl', 'P/L'),
+    money('total_commission', 'Comissions'),
+    money('total_swap', 'Swap'),
+    ...(showRebate ? [money('total_rebate', 'Rebate')] : []),
+    { title: 'Currency', value: (a) => a.currency },
+  ];
+}
+
 export interface BrokerAccountsTableProps {
   broker: string | null;
   accounts: readonly Account[];
@@ -42,11 +63,21 @@ export interface BrokerAccountsTableProps {
 
 /** The broker's accounts (SPEC §2): Account, Balance, P/L, Comissions, Swap and, with read_rebate, Rebate. */
 export function BrokerAccountsTable({ broker, accounts, showRebate, wide }: BrokerAccountsTableProps) {
+  const [sort, setSort] = useState<SortState<string> | null>({ key: 'account_name', direction: 'asc' });
   const columns = accountColumns(showRebate);
   const rows = broker === null ? [] : accounts;
+  const buildCsv = (nowMs: number) => ({
+    fileName: csvFileName('broker_accounts', broker ?? '', localIsoDate(nowMs)),
+    columns: accountCsvColumns(showRebate),
+    // Phones list the cards in the accounts' own order, the table in its sort.
+    rows: wide ? sortTableRows(rows, columns, sort) : rows,
+  });
   return (
     <div className="broker-accounts">
-      <h3 className="subsection-title">Accounts</h3>
+      <div className="subsection-head">
+        <h3 className="subsection-title">Accounts</h3>
+        <CsvButton table={`${broker ?? 'broker'} accounts`} build={buildCsv} disabled={rows.length === 0} />
+      </div>
       {wide ? (
         <SortableTable
           columns={columns}
@@ -54,7 +85,8 @@ export function BrokerAccountsTable({ broker, accounts, showRebate, wide }: Brok
           rowKey={(a) => a.account_id}
           emptyText={SELECT_A_BROKER}
           label="Broker accounts"
-          defaultSort={{ key: 'account_name', direction: 'asc' }}
+          sort={sort}
+          onSortChange={setSort}
         />
       ) : (
         <CardList

@@ -1,16 +1,19 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
+import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
 import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
 import { CardList, type CardField } from '#client/ui/card-list.tsx';
 import { FeedBanner } from '#client/ui/feed-banner.tsx';
 import { newestFirst } from '#client/ui/newest-first.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
-import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { PriceMove, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
 
@@ -32,6 +35,21 @@ const columns: TableColumn<Position>[] = [
   { key: 'account_name', header: 'Acc', render: (p) => p.account_name },
   { key: 'server', header: 'Ser', render: (p) => p.server },
 ];
+
+/** The table's columns for a CSV file: Ins split into instrument and direction, P/L's currency as a column. */
+const csvColumns: CsvColumn<Position>[] = [
+  { title: 'Date', value: (p) => csvDateTime(p.time) },
+  { title: 'Ins', value: (p) => p.u_symbol },
+  { title: 'Dir', value: (p) => p.type },
+  { title: 'Quantity', value: (p) => csvNumber(p.quantity) },
+  { title: 'Price', value: (p) => csvNumber(p.price_open) },
+  { title: 'P/L', value: (p) => csvNumber(p.profit) },
+  { title: 'Currency', value: (p) => p.currency },
+  { title: 'Acc', value: (p) => p.account_name },
+  { title: 'Ser', value: (p) => p.server },
+];
+
+const DEFAULT_SORT: SortState<string> = { key: 'time', direction: 'desc' };
 
 /** A phone's row: instrument, direction and quantity; entry → current price; P/L with the account under it. */
 const face = (p: Position): TradeFace => ({
@@ -59,8 +77,15 @@ export interface BrokerLiveTradesProps {
 
 /** The broker's open positions per account from the broker-mode feed (SPEC §2, §7); an error stops the loading state. */
 export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesProps) {
+  const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
   // The cards in the table's default order (Date, newest first).
   const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
+  const buildCsv = (nowMs: number) => ({
+    // The broker feed's rows are all the chosen broker's.
+    fileName: csvFileName('live_trades', positions?.[0]?.broker_name ?? 'broker', localIsoDate(nowMs)),
+    columns: csvColumns,
+    rows: wide ? sortTableRows(positions ?? [], columns, sort) : (cards ?? []),
+  });
   const banner = error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />;
   let body;
   // SPEC §8: in broker mode an error stops the loading state (the banner says why, with a Retry).
@@ -79,7 +104,8 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
         rowKey={positionKey}
         emptyText={NO_LIVE_TRADES}
         label="Live trades"
-        defaultSort={{ key: 'time', direction: 'desc' }}
+        sort={sort}
+        onSortChange={setSort}
       />
     );
   else
@@ -95,7 +121,11 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
       />
     );
   return (
-    <SectionPanel title="Live trades" className="broker-live-trades">
+    <SectionPanel
+      title="Live trades"
+      className="broker-live-trades"
+      actions={<CsvButton table="Live trades" build={buildCsv} disabled={positions === null || positions.length === 0} />}
+    >
       <div
         data-testid="live-trades"
         data-state={positions === null ? (error === null ? 'loading' : 'error') : 'live'}

@@ -8,14 +8,18 @@ import {
   type RebateAggregate,
 } from '#shared/domain/rebate-rules.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
+import type { SortState } from '#shared/domain/sorting.ts';
 import { monthOrdinal } from '#shared/domain/nav-rules.ts';
+import { ALL_MONTHS_FILE_SEGMENT } from '#shared/domain/reports.ts';
 import { formatMonthYear } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent } from '#shared/format/numbers.ts';
 import { rebateQueries } from '#client/api/queries/rebates.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 
 export const NO_REBATE_DATA = 'No rebate data for the selected period.';
@@ -34,14 +38,26 @@ const columns: TableColumn<RebateAggregate>[] = [
   { key: 'totalRebate', header: 'Rebate', align: 'right', render: (a) => formatMoney(a.totalRebate, a.currency) },
 ];
 
+const csvColumns: CsvColumn<RebateAggregate>[] = [
+  { title: 'Account', value: (a) => a.name },
+  { title: 'Currency', value: (a) => a.currency },
+  { title: 'Rebate', value: (a) => csvNumber(a.totalRebate) },
+];
+
 /** Rebates by Account (SPEC §2, read_rebate only): month selector, per-currency summary and the accounts' rebates. */
 export function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio | undefined; broker: string }) {
   const [month, setMonth] = useState<string>(ALL_MONTHS);
+  const [sort, setSort] = useState<SortState<string> | null>({ key: 'name', direction: 'asc' });
   const query = useQuery(rebateQueries.list({ portfolio, groupBy: 'account' }));
   const aggregates = aggregateRebates((query.data ?? []).filter((row) => row.broker_name === broker), 'account');
   const months = rebateMonths(aggregates);
   const selected = aggregatesForMonth(aggregates, month === ALL_MONTHS ? null : month);
   const summary = summariseByCurrency(selected);
+  const buildCsv = (nowMs: number) => ({
+    fileName: csvFileName('rebates_by_account', broker, month === ALL_MONTHS ? ALL_MONTHS_FILE_SEGMENT : month, localIsoDate(nowMs)),
+    columns: csvColumns,
+    rows: sortTableRows(selected, columns, sort),
+  });
 
   let body;
   if (query.isPending) body = <LoadingState>Loading rebate data...</LoadingState>;
@@ -78,7 +94,8 @@ export function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio |
           emptyText={NO_REBATE_DATA}
           label="Rebates by account"
           maxHeight="25vh"
-          defaultSort={{ key: 'name', direction: 'asc' }}
+          sort={sort}
+          onSortChange={setSort}
         />
       </>
     );
@@ -88,14 +105,17 @@ export function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio |
       title="Rebates by Account"
       className="rebates-by-account"
       actions={
-        <Dropdown
-          label="Month"
-          options={[{ value: ALL_MONTHS, label: 'All Months' }, ...months.map((m) => ({ value: m, label: monthLabel(m) }))]}
-          value={month}
-          onChange={setMonth}
-          align="right"
-          maxHeight={320}
-        />
+        <>
+          <Dropdown
+            label="Month"
+            options={[{ value: ALL_MONTHS, label: 'All Months' }, ...months.map((m) => ({ value: m, label: monthLabel(m) }))]}
+            value={month}
+            onChange={setMonth}
+            align="right"
+            maxHeight={320}
+          />
+          <CsvButton table="Rebates by account" build={buildCsv} disabled={selected.length === 0} />
+        </>
       }
     >
       {body}

@@ -1,8 +1,21 @@
 import { memo, useMemo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
-import { bestPrices, durationRanking, executionGrid, type ExecutionGrid, type GridBy, type GridCell } from '#shared/analytics/dashboard.ts';
+import {
+  bestPrices,
+  durationRanking,
+  executionGrid,
+  type BestPriceEntry,
+  type DurationEntry,
+  type ExecutionGrid,
+  type GridBy,
+  type GridCell,
+  type GridRow,
+} from '#shared/analytics/dashboard.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, numberFormat } from '#shared/format/numbers.ts';
+import { useSinglePortfolio } from '#client/app/portfolio.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvFileName, csvNumber, localIsoDate, type CsvColumn, type CsvTable } from '#client/export/csv-table.ts';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { Modal } from '#client/ui/modal.tsx';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
@@ -58,6 +71,39 @@ function PriceCell({ cell, mark }: { cell: GridCell; mark: 'best' | 'worst' | nu
       </button>
     </Tooltip>
   );
+}
+
+const ownerTitle = (by: GridBy) => (by === 'broker' ? 'Broker' : 'Account');
+const tabLabel = (by: GridBy) => TABS.find((t) => t.value === by)?.label ?? by;
+
+/** The grid as a CSV table: instrument, direction, a price per account or broker, and who filled best and worst (the marks). */
+function gridCsv(grid: ExecutionGrid): Pick<CsvTable<GridRow>, 'columns' | 'rows'> {
+  const owner = (index: number | null) => (index === null ? null : (grid.columns[index] ?? null));
+  const columns: CsvColumn<GridRow>[] = [
+    { title: 'Instrument', value: (row) => row.symbol },
+    { title: 'Dir', value: (row) => row.type },
+    ...grid.columns.map((name, i): CsvColumn<GridRow> => ({ title: name, value: (row) => csvNumber(row.cells[i]?.price) })),
+    { title: 'Best', value: (row) => owner(row.best) },
+    { title: 'Worst', value: (row) => owner(row.worst) },
+  ];
+  return { columns, rows: grid.rows };
+}
+
+function durationCsvColumns(by: GridBy): CsvColumn<DurationEntry & { rank: number }>[] {
+  return [
+    { title: 'Rank', value: (entry) => entry.rank },
+    { title: ownerTitle(by), value: (entry) => entry.name },
+    { title: 'Execution duration (ms)', value: (entry) => csvNumber(entry.exec_duration_ms) },
+  ];
+}
+
+function bestPriceCsvColumns(by: GridBy): CsvColumn<BestPriceEntry>[] {
+  return [
+    { title: 'Instrument', value: (entry) => entry.symbol },
+    { title: 'Dir', value: (entry) => entry.type },
+    { title: 'Price', value: (entry) => csvNumber(entry.price) },
+    { title: ownerTitle(by), value: (entry) => entry.name },
+  ];
 }
 
 const markOf = (best: number | null, worst: number | null, index: number): 'best' | 'worst' | null =>
@@ -150,10 +196,24 @@ const msFormat = (ms: number | null) => (ms === null ? '—' : `${numberFormat('
 function SideTables({ rows, grid, by }: { rows: readonly Position[]; grid: ExecutionGrid; by: GridBy }) {
   const ranking = useMemo(() => durationRanking(rows, by), [rows, by]);
   const best = useMemo(() => bestPrices(grid), [grid]);
+  const portfolio = useSinglePortfolio();
+  const durationCsv = (nowMs: number) => ({
+    fileName: csvFileName('execution_duration', tabLabel(by), portfolio, localIsoDate(nowMs)),
+    columns: durationCsvColumns(by),
+    rows: ranking.map((entry, i) => ({ ...entry, rank: i + 1 })),
+  });
+  const bestCsv = (nowMs: number) => ({
+    fileName: csvFileName('best_prices', tabLabel(by), portfolio, localIsoDate(nowMs)),
+    columns: bestPriceCsvColumns(by),
+    rows: best,
+  });
   return (
     <div className="summary-side-tables">
       <section aria-label="Execution duration ranking">
-        <h3>Execution duration</h3>
+        <div className="summary-side-head">
+          <h3>Execution duration</h3>
+          <CsvButton table="Execution duration ranking" build={durationCsv} disabled={ranking.length === 0} />
+        </div>
         {ranking.length === 0 ? (
           <EmptyState>{NO_DURATION_DATA}</EmptyState>
         ) : (
@@ -170,7 +230,10 @@ function SideTables({ rows, grid, by }: { rows: readonly Position[]; grid: Execu
         )}
       </section>
       <section aria-label="Best price per instrument">
-        <h3>Best price per instrument</h3>
+        <div className="summary-side-head">
+          <h3>Best price per instrument</h3>
+          <CsvButton table="Best price per instrument" build={bestCsv} disabled={best.length === 0} />
+        </div>
         {best.length === 0 ? (
           <EmptyState>{NO_PRICE_DATA}</EmptyState>
         ) : (
@@ -227,8 +290,13 @@ function GridBody({ rows, error, by, wide }: { rows: readonly Position[] | null;
 export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, brokerRows, brokerError, tab, onTab, wide }: ExecutionPanelProps) {
   const [expanded, setExpanded] = useState(false);
   const { ref, near } = useNearViewport('100%');
+  const portfolio = useSinglePortfolio();
   const rows = tab === 'account' ? accountRows : brokerRows;
   const error = tab === 'broker' ? brokerError : null;
+  const buildCsv = (nowMs: number) => ({
+    fileName: csvFileName('broker_execution', tabLabel(tab), portfolio, localIsoDate(nowMs)),
+    ...gridCsv(executionGrid(rows ?? [], tab)),
+  });
   const tabs = (
     <div role="tablist" aria-label="Group executions by" className="ui-segmented">
       {TABS.map((t) => (
@@ -243,6 +311,7 @@ export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, broker
       <header className="summary-panel-header">
         <h2 id="summary-exec-title">Broker execution</h2>
         {tabs}
+        <CsvButton table="Broker execution" build={buildCsv} disabled={rows === null || rows.length === 0} />
         <ExpandButton label="Broker execution" onClick={() => setExpanded(true)} />
       </header>
       <div role="tabpanel" aria-label={tab === 'account' ? 'Accounts' : 'Broker'}>

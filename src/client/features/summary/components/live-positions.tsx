@@ -6,6 +6,7 @@ import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumber } from '#shared/format/numbers.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { pipSize } from '#shared/analytics/excursions.ts';
+import { csvDateTime, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
 import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
 import { FeedBanner } from '#client/ui/feed-banner.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
@@ -33,10 +34,38 @@ function formatPips(value: number | null | undefined): string {
  */
 export function formatExcursion(value: number | null | undefined, p: Pick<Position, 'category' | 'u_symbol'>): string {
   if (p.category === 'Forex') return formatPips(value);
-  const n = toFiniteNumber(value);
+  const n = excursionValue(value, p);
   if (n === null) return MISSING_VALUE;
-  return numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n * pipSize(p.u_symbol));
+  return numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
 }
+
+/** The figure formatExcursion shows, unrounded: pips for forex, the price distance for a share; null when missing. */
+export function excursionValue(value: number | null | undefined, p: Pick<Position, 'category' | 'u_symbol'>): number | null {
+  const n = toFiniteNumber(value);
+  if (n === null || p.category === 'Forex') return n;
+  // Back from pips to the price distance they were counted from, without the product's last-digit noise.
+  return Number((n * pipSize(p.u_symbol)).toPrecision(15));
+}
+
+/**
+ * The desktop table's columns for a CSV file (Action aside): Ins/Dir as instrument, direction and
+ * the account under them, P/L as the amount, its currency, and the EP and BE it shows.
+ */
+export const LIVE_POSITION_CSV_COLUMNS: readonly CsvColumn<Position>[] = [
+  { title: 'Date', value: (p) => csvDateTime(p.time) },
+  { title: 'Ins', value: (p) => p.u_symbol },
+  { title: 'Dir', value: (p) => p.type },
+  { title: 'Account', value: (p) => p.account_name },
+  { title: 'Q', value: (p) => csvNumber(p.quantity) },
+  { title: 'P/L', value: (p) => csvNumber(p.profit) },
+  { title: 'Currency', value: (p) => p.currency },
+  { title: 'EP', value: (p) => csvNumber(p.price_open) },
+  { title: 'BE', value: (p) => csvNumber(p.breakeven) },
+  { title: 'SL', value: (p) => csvNumber(p.sl) },
+  { title: 'TP', value: (p) => csvNumber(p.tp) },
+  { title: 'Median MAE', value: (p) => excursionValue(p.medianMae, p) },
+  { title: 'Median MFE', value: (p) => excursionValue(p.medianMfe, p) },
+];
 
 /** Column headers with their 700 ms tooltips (SPEC §2): a description and an example. */
 export const COLUMN_HELP: Record<string, { label: string; help: TooltipContent }> = {

@@ -1,7 +1,10 @@
 import { memo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
+import { useSinglePortfolio } from '#client/app/portfolio.ts';
+import { CsvButton } from '#client/export/csv-button.tsx';
+import { csvFileName, localIsoDate } from '#client/export/csv-table.ts';
 import { Modal } from '#client/ui/modal.tsx';
-import { LivePositions } from './live-positions.tsx';
+import { LIVE_POSITION_CSV_COLUMNS, LivePositions, sortLive } from './live-positions.tsx';
 
 export function ExpandButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
@@ -27,14 +30,22 @@ export interface TradesPanelProps {
 /** FX or Equity live positions, expandable to a full-screen overlay (SPEC §2). */
 export const TradesPanel = memo(function TradesPanel({ title, positions, feedError, canWrite, wide, onEdit, onClose }: TradesPanelProps) {
   const [expanded, setExpanded] = useState(false);
+  const portfolio = useSinglePortfolio();
   const id = title === 'FX trades' ? 'summary-fx' : 'summary-eq';
   const count = positions?.length;
   const list = { positions, feedError, canWrite, wide, onEdit, onClose };
+  const buildCsv = (nowMs: number) => ({
+    fileName: csvFileName(title === 'FX trades' ? 'fx_trades' : 'equity_trades', portfolio, localIsoDate(nowMs)),
+    columns: LIVE_POSITION_CSV_COLUMNS,
+    // Newest first, the order of the table and of the cards.
+    rows: sortLive(positions ?? []),
+  });
   return (
     <section className="summary-panel summary-trades-panel" aria-labelledby={`${id}-title`} data-panel={id}>
       <header className="summary-panel-header">
         <h2 id={`${id}-title`}>{title}</h2>
         {count === undefined ? null : <span className="summary-count">{count}</span>}
+        <CsvButton table={title} build={buildCsv} disabled={!count} />
         <ExpandButton label={title} onClick={() => setExpanded(true)} />
       </header>
       <div className="summary-trades-body">
