@@ -139,7 +139,7 @@ export async function copyReport(
           at: m.openedAt,
           symbol: m.symbol,
           type: m.type,
-          reason: (allowed.get(master.id)?.has(m.symbol) ? 'unknown' : 'pair_not_allowed') as MissReason,
+          reason: inferredReason(allowed.get(master.id), m.symbol),
           message: null,
           inferred: true,
         })),
@@ -233,6 +233,19 @@ export async function copyReport(
     limits: { max_drawdown_pct: limits?.max_drawdown_pct ?? null, min_margin_level_pct: limits?.min_margin_level_pct ?? null },
     breaches,
   };
+}
+
+/** Why a master trade with no copy and no record was missed: a pair its rule does not allow, else unknown. */
+function inferredReason(allowed: ReadonlySet<string> | undefined, symbol: string): MissReason {
+  return allowed?.has(symbol) ? 'unknown' : 'pair_not_allowed';
+}
+
+/** The bridge's health alone (Summary's strip): every account in scope, commands over the last month. */
+export async function bridgeHealth(q: Queryable, snapshot: MarketSnapshot, scope: Scope, nowMs: number) {
+  const accounts = [...snapshot.accounts.values()].filter((a) => inScope(a.teiko_category, scope)).sort((a, b) => a.id - b.id);
+  const ids = accounts.map((a) => a.id);
+  const [seen, outcomes] = await Promise.all([agentLastSeen(q, ids), commandOutcomes(q, ids, periodStart('1m', nowMs) ?? 0)]);
+  return accounts.map((a) => healthOf(a, nowMs / 1000, seen, outcomes));
 }
 
 /** Growth of a follower and of its master over the period, for the chart. */

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
-import { CopyGrowthQuery, CopyGrowthResponse, CopyReportQuery, CopyReportResponse, EquityStopBody, RiskLimitsBody } from '#shared/contract/copy.ts';
+import { CopyGrowthQuery, CopyGrowthResponse, CopyHealthQuery, CopyHealthResponse, CopyReportQuery, CopyReportResponse, EquityStopBody, RiskLimitsBody } from '#shared/contract/copy.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { scopeFor } from '#server/auth/scope.ts';
-import { copyGrowth, copyReport } from '#server/copy/copy-report.ts';
+import { bridgeHealth, copyGrowth, copyReport } from '#server/copy/copy-report.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { setEquityStop, setRiskLimits } from '#server/db/copy-repo.ts';
 import type { Database } from '#server/db/database.ts';
@@ -51,6 +51,23 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       const one = scope.portfolios.length === 1 ? scope.portfolios[0] : undefined;
       return sendCached(answers, JSON.stringify(['copy/report', scope.categories, one ?? null, period]), request, reply, async () => ({
         data: await copyReport(db, market.snapshot(), scope, one, period, now()),
+      }));
+    },
+  );
+
+  app.get(
+    '/api/copy/health',
+    {
+      schema: {
+        description: "The bridge's health per account of the portfolio: age of its last update, its agent's state, its terminal's command success over the last month.",
+        querystring: CopyHealthQuery,
+        response: { 200: CopyHealthResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeFor(callerOf(request), request.query.portfolio);
+      return sendCached(answers, JSON.stringify(['copy/health', scope.categories]), request, reply, async () => ({
+        data: await bridgeHealth(db, market.snapshot(), scope, now()),
       }));
     },
   );

@@ -117,6 +117,9 @@ export const CopyReportResponse = z.object({
 });
 export type CopyReportResponse = z.infer<typeof CopyReportResponse>;
 
+export const CopyHealthQuery = z.strictObject({ portfolio: PortfolioParam.optional() });
+export const CopyHealthResponse = z.object({ data: z.array(BridgeHealth) });
+
 export const CopyGrowthQuery = z.strictObject({
   account: Text('account', 100),
   period: CopyPeriod.default('1m'),

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { MessageResponse } from '#shared/contract/common.ts';
-import { CopyGrowthResponse, CopyReportResponse } from '#shared/contract/copy.ts';
+import { CopyGrowthResponse, CopyHealthResponse, CopyReportResponse } from '#shared/contract/copy.ts';
 import type { Period } from '#shared/domain/constants.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -13,6 +13,7 @@ export const copyKeys = {
   all: () => ['copy'] as const,
   report: (portfolio: Portfolio, period: Period) => ['copy', 'report', { portfolio, period }] as const,
   growth: (account: string, period: Period) => ['copy', 'growth', { account, period }] as const,
+  health: (portfolio: Portfolio) => ['copy', 'health', { portfolio }] as const,
 };
 
 export const copyQueries = {
@@ -23,6 +24,13 @@ export const copyQueries = {
         (await apiRequest('/api/copy/report', { query: { portfolio, period }, schema: CopyReportResponse, signal })).data,
       refetchInterval: REFRESH_MS,
       staleTime: REFRESH_MS / 2,
+    }),
+  health: (portfolio: Portfolio) =>
+    queryOptions({
+      queryKey: copyKeys.health(portfolio),
+      queryFn: async ({ signal }) => (await apiRequest('/api/copy/health', { query: { portfolio }, schema: CopyHealthResponse, signal })).data,
+      refetchInterval: 30_000,
+      staleTime: 15_000,
     }),
   growth: (account: string | undefined, period: Period) =>
     queryOptions({

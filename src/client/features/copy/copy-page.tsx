@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BridgeHealth, CopiedTrade, CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
 import { DEFAULT_PERIOD, PERIOD_OPTIONS, type Period } from '#shared/domain/constants.ts';
@@ -216,7 +216,6 @@ function EquityStopForm({ follower, canWrite }: { follower: FollowerQuality; can
   const toast = useToast();
   const queryClient = useQueryClient();
   const [value, setValue] = useState(follower.equity_stop === null ? '' : String(follower.equity_stop));
-  useEffect(() => setValue(follower.equity_stop === null ? '' : String(follower.equity_stop)), [follower.account_id, follower.equity_stop]);
   const state = follower.equity_stopped ? 'fired: copying to it is stopped' : follower.equity_stop === null ? 'none' : 'armed';
   if (!canWrite) {
     return (
@@ -311,7 +310,7 @@ function FollowerDetail({ report, period, canWrite }: { report: Report; period: 
       ) : (
         <GrowthChart follower={growth.data.follower} master={growth.data.master} followerName={growth.data.account_name} masterName={growth.data.master_name} />
       )}
-      <EquityStopForm follower={follower} canWrite={canWrite} />
+      <EquityStopForm key={`${follower.account_id}|${follower.equity_stop}`} follower={follower} canWrite={canWrite} />
       <div className="copy-subhead">
         <h3>Recent copies</h3>
         <CsvButton
@@ -383,7 +382,6 @@ export function CopyPage() {
   else {
     const report = query.data;
     const brokers = report.brokers.map((b, i) => ({ ...b, rank: i + 1 }));
-    const today = localIsoDate(Date.now());
     body = (
       <>
         <SectionPanel title="Bridge health">
@@ -394,7 +392,7 @@ export function CopyPage() {
           actions={
             <CsvButton
               table="Followers"
-              build={() => ({ fileName: csvFileName('copy_followers', portfolio, period, today), columns: FOLLOWER_CSV, rows: report.followers })}
+              build={(now) => ({ fileName: csvFileName('copy_followers', portfolio, period, localIsoDate(now)), columns: FOLLOWER_CSV, rows: report.followers })}
               disabled={report.followers.length === 0}
             />
           }
@@ -422,7 +420,7 @@ export function CopyPage() {
         <SectionPanel
           title="Brokers by copy quality"
           actions={
-            <CsvButton table="Brokers by copy quality" build={() => ({ fileName: csvFileName('copy_brokers', portfolio, period, today), columns: BROKER_CSV, rows: brokers })} disabled={brokers.length === 0} />
+            <CsvButton table="Brokers by copy quality" build={(now) => ({ fileName: csvFileName('copy_brokers', portfolio, period, localIsoDate(now)), columns: BROKER_CSV, rows: brokers })} disabled={brokers.length === 0} />
           }
         >
           {wide ? (

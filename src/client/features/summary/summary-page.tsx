@@ -12,6 +12,7 @@ import { accountQueries } from '#client/api/queries/accounts.ts';
 import { useSinglePortfolio } from '#client/app/portfolio.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { useLivePositions } from '#client/live/use-live-positions.ts';
+import { BridgeHealthLine } from './components/bridge-health-line.tsx';
 import { PageTitle } from '#client/ui/page-title.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { SkeletonRows } from '#client/ui/skeleton.tsx';
@@ -198,6 +199,8 @@ function SummaryScreen({ stage }: { stage: number }) {
       <PageTitle>Summary</PageTitle>
 
       <KeyFigures accounts={accountsData} portfolio={portfolio} />
+
+      {stage >= 1 ? <BridgeHealthLine portfolio={portfolio} /> : null}
 
       <MastersPanel sections={sections} placeholders={placeholders} portfolio={portfolio} mode={mode} onMode={setMode} canWrite={canWrite} />
 
