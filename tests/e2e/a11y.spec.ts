@@ -11,6 +11,7 @@ const SCREENS = [
   { path: '/brokers', ready: (page: Page) => page.getByRole('heading', { name: 'Broker Summary' }) },
   { path: '/nav', ready: (page: Page) => page.getByRole('heading', { name: /^Net Asset Value/, level: 1 }) },
   { path: '/rebates', ready: (page: Page) => page.getByRole('heading', { name: /^Rebates - /, level: 1 }) },
+  { path: '/copy', ready: (page: Page) => page.getByRole('heading', { name: /^Copy quality - /, level: 1 }) },
 ] as const;
 
 async function violations(page: Page) {
