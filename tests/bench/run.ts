@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
 import { openPglite } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { generateHistory } from '#server/market/history.ts';
@@ -13,8 +12,15 @@ import { benchClient } from './client.ts';
 import { startProcess } from './spawn.ts';
 import { benchLiveTable } from './live-table.ts';
 import { benchIngest } from './ingest.ts';
+import { benchCopyReport } from './copy-report.ts';
+import { benchMemory, metric, openFeeds } from './memory.ts';
 
 // `npm run bench -- scale`: only the several-instances benchmark (tests/bench/scale.ts).
+if (process.argv.includes('copy')) {
+  const { benchCopyReport } = await import('./copy-report.ts');
+  console.table(Object.entries(await benchCopyReport()).map(([figure, value]) => ({ figure, value })));
+  process.exit(0);
+}
 if (process.argv.includes('scale')) {
   const { benchScale } = await import('./scale.ts');
   await benchScale();
@@ -23,6 +29,7 @@ if (process.argv.includes('scale')) {
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+const FANOUT_S = Number(process.env.BENCH_FANOUT_SECONDS ?? 30);
 
 function dirSize(dir: string): number {
   let total = 0;
@@ -70,6 +77,9 @@ console.table([
 // 1b. Ingest API v1: an agent's deals.
 console.table(Object.entries(await benchIngest()).map(([figure, value]) => ({ figure, value })));
 
+// 1c. The copy report (issue 20).
+console.table(Object.entries(await benchCopyReport()).map(([figure, value]) => ({ figure, value })));
+
 // 2. HTTP under load, from this process, against the server in another
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
 const server = await start(['src/server/main.ts'], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'info', STATIC_DIR: '/nonexistent' });
@@ -104,44 +114,50 @@ try {
   }
   console.table(rows.map((r) => ({ route: r.route, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, 'vs base': r.ratio })));
 
-  // 3. Websocket fan-out: SOCKETS clients on one portfolio, tick to receipt at the last socket
+  // 3. Websocket fan-out: SOCKETS clients on one portfolio for FANOUT_S seconds. In this process: tick
+  // → first and → last socket, and the spread between them per snapshot (this process shares the 2
+  // cores with the server, which spreads its arrivals more than the server's writes). From the
+  // server's /metrics, over the same window: the spread of one broadcast's socket writes, first to
+  // last, and the event loop's delay.
   const rssBefore = rssMb(server.child.pid!);
-  const tickets = await Promise.all(
-    Array.from({ length: SOCKETS }, async () => {
-      const res = await fetch(`${server.url}/api/ws-ticket`, { method: 'POST', headers });
-      return ((await res.json()) as { data: { ticket: string } }).data.ticket;
-    }),
-  );
   const receipts = new Map<number, number[]>();
-  const sockets = await Promise.all(
-    tickets.map(
-      (ticket) =>
-        new Promise<WebSocket>((resolve, reject) => {
-          const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws/brokers/live-positions-aggregate?portfolio=Consolidated%20Portfolio&token=${ticket}`);
-          ws.on('message', (data: Buffer) => {
-            const now = Date.now();
-            const ts = (JSON.parse(data.toString()) as { timestamp: number }).timestamp;
-            const list = receipts.get(ts) ?? [];
-            list.push(now);
-            receipts.set(ts, list);
-          });
-          ws.once('open', () => resolve(ws));
-          ws.once('error', reject);
-        }),
-    ),
-  );
+  const sockets = await openFeeds(server.url, headers, SOCKETS, (at, ts) => {
+    const list = receipts.get(ts) ?? [];
+    list.push(at);
+    receipts.set(ts, list);
+  });
   receipts.clear();
-  await new Promise((r) => setTimeout(r, DURATION_S * 1000 + 1500));
+  await fetch(`${server.url}/metrics`); // the server's figures start from here
+  await new Promise((r) => setTimeout(r, FANOUT_S * 1000 + 1500));
+  const serverMetrics = await (await fetch(`${server.url}/metrics`)).text();
   const rssAfter = rssMb(server.child.pid!);
   const complete = [...receipts].filter(([, list]) => list.length === SOCKETS);
   const lastArrival = complete.map(([ts, list]) => Math.max(...list) - ts);
   const firstArrival = complete.map(([ts, list]) => Math.min(...list) - ts);
+  const spread = complete.map(([, list]) => Math.max(...list) - Math.min(...list));
   for (const ws of sockets) ws.close();
+  const ms = (name: string, labels = '') => {
+    const v = metric(serverMetrics, name, labels);
+    return v === undefined ? 'n/a' : (v * 1000).toFixed(1);
+  };
   console.table([
     { figure: 'sockets on one portfolio', value: SOCKETS },
     { figure: 'ticks measured (all sockets served)', value: `${complete.length} of ${receipts.size}` },
-    { figure: 'tick → first socket p50 / p99', value: `${pct(firstArrival, 50)} / ${pct(firstArrival, 99)} ms` },
-    { figure: 'tick → last socket p50 / p99', value: `${pct(lastArrival, 50)} / ${pct(lastArrival, 99)} ms` },
+    { figure: 'client: tick → first socket p50 / p99', value: `${pct(firstArrival, 50)} / ${pct(firstArrival, 99)} ms` },
+    { figure: 'client: tick → last socket p50 / p99', value: `${pct(lastArrival, 50)} / ${pct(lastArrival, 99)} ms` },
+    { figure: 'client: first → last socket per snapshot p50 / p99', value: `${pct(spread, 50)} / ${pct(spread, 99)} ms` },
+    {
+      figure: 'server: first → last socket write p50 / p99 / max',
+      value: `${ms('ws_fanout_spread_seconds', 'quantile="0.5"')} / ${ms('ws_fanout_spread_seconds', 'quantile="0.99"')} / ${ms('ws_fanout_spread_seconds', 'quantile="1"')} ms`,
+    },
+    {
+      figure: 'server: broadcast start → last write p50 / p99',
+      value: `${ms('ws_fanout_duration_seconds', 'quantile="0.5"')} / ${ms('ws_fanout_duration_seconds', 'quantile="0.99"')} ms`,
+    },
+    {
+      figure: 'server: event-loop delay p50 / p99 / max',
+      value: `${ms('nodejs_eventloop_lag_p50_seconds')} / ${ms('nodejs_eventloop_lag_p99_seconds')} / ${ms('nodejs_eventloop_lag_max_seconds')} ms`,
+    },
     { figure: 'server RSS before / with sockets', value: `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MB` },
   ]);
 } finally {
@@ -150,6 +166,9 @@ try {
   await new Promise((r) => setTimeout(r, 500));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
+
+// 3b. Memory of the embedded server: idle after a first start, after a restart, with SOCKETS feeds.
+console.table(await benchMemory());
 
 // 4. The client: first-load budget and Lighthouse, then the live positions table.
 await benchClient();

@@ -29,6 +29,16 @@ import type { Queryable } from '#server/db/database.ts';
 import type { LiveAccount, MarketSnapshot } from '#server/market/adapter.ts';
 import { inScope, type Scope } from '#server/auth/scope.ts';
 
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list) list.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
 /** The most recent copied trades and misses a follower's card lists (the figures count them all). */
 const LISTED = 50;
 const LIVE_S = 60;
@@ -91,10 +101,8 @@ export async function copyReport(
     agentLastSeen(q, ids),
     commandOutcomes(q, ids, fromS),
   ]);
-  const tradesOf = new Map<number, CopyTrade[]>();
-  for (const t of trades) tradesOf.set(t.accountId, [...(tradesOf.get(t.accountId) ?? []), t]);
-  const eventsOf = new Map<number, CopyEvent[]>();
-  for (const e of events) eventsOf.set(e.followerAccountId, [...(eventsOf.get(e.followerAccountId) ?? []), e]);
+  const tradesOf = groupBy(trades, (t) => t.accountId);
+  const eventsOf = groupBy(events, (e) => e.followerAccountId);
   const allowed = new Map(rules.map((r) => [r.master_id, new Set(r.allowed_pairs)]));
   const growthOf = (id: number) => periodGrowth(ledger.entries.get(id) ?? [], ledger.opening.get(id) ?? 0);
 

@@ -66,12 +66,10 @@ export interface CopyDeal {
   closePrice: number;
   /** epoch seconds */
   openedAt: number;
-  closedAt: number;
   execMs: number | null;
   swap: number;
   commission: number;
   fee: number;
-  net: number;
   positionId: number | null;
   copyOf: number | null;
 }
@@ -79,15 +77,33 @@ export interface CopyDeal {
 /** The closed trades of these accounts opened since `fromS` (a copy is judged with its master's). */
 export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyDeal[]> {
   if (accountIds.length === 0) return [];
-  return q.query<CopyDeal>(
-    `SELECT id, account_id AS "accountId", symbol, type, category, quantity, open_price AS "openPrice", close_price AS "closePrice",
-            extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS "closedAt",
-            exec_duration_ms AS "execMs", swap, commission, fee, net, position_id AS "positionId", copy_of AS "copyOf"
+  // Thousands of rows for a year: one JSON array of arrays crosses from the database far faster than
+  // as many rows of fifteen columns (about 4 times with the embedded database).
+  const [row] = await q.query<{ rows: unknown }>(
+    `SELECT coalesce(json_agg(json_build_array(id, account_id, symbol, type, category, quantity, open_price, close_price,
+              extract(epoch FROM opened_at)::int, exec_duration_ms, swap, commission, fee, position_id, copy_of)), '[]'::json) AS rows
        FROM deals
-      WHERE kind = 'trade' AND account_id = ANY($1::int[]) AND opened_at >= $2
-      ORDER BY opened_at, id`,
+      WHERE kind = 'trade' AND account_id = ANY($1::int[]) AND opened_at >= $2`,
     [[...accountIds], new Date(fromS * 1000)],
   );
+  const rows = (typeof row?.rows === 'string' ? JSON.parse(row.rows) : (row?.rows ?? [])) as unknown[][];
+  return rows.map((r) => ({
+    id: Number(r[0]),
+    accountId: r[1] as number,
+    symbol: r[2] as string,
+    type: r[3] as 'Buy' | 'Sell',
+    category: r[4] as 'Forex' | 'Equities',
+    quantity: Number(r[5]),
+    openPrice: Number(r[6]),
+    closePrice: Number(r[7]),
+    openedAt: r[8] as number,
+    execMs: r[9] as number | null,
+    swap: Number(r[10]),
+    commission: Number(r[11]),
+    fee: Number(r[12]),
+    positionId: r[13] === null ? null : Number(r[13]),
+    copyOf: r[14] === null ? null : Number(r[14]),
+  }));
 }
 
 /** Per account: the commands its terminal answered (done / not) since `fromS`. */
@@ -166,12 +182,19 @@ export async function ledgerSince(
   const entries = new Map<number, { time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }[]>();
   const opening = new Map<number, number>();
   if (accountIds.length === 0) return { entries, opening };
-  const rows = await q.query<{ account_id: number; time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }>(
-    `SELECT account_id, extract(epoch FROM datetime)::bigint AS time, kind, CASE WHEN kind = 'trade' THEN net ELSE amount END AS net
-       FROM deals WHERE account_id = ANY($1::int[]) AND datetime >= $2 ORDER BY datetime, id`,
+  // One JSON array, as for the trades above.
+  const [row] = await q.query<{ rows: unknown }>(
+    `SELECT coalesce(json_agg(json_build_array(account_id, extract(epoch FROM datetime)::int, kind,
+              CASE WHEN kind = 'trade' THEN net ELSE amount END) ORDER BY datetime, id), '[]'::json) AS rows
+       FROM deals WHERE account_id = ANY($1::int[]) AND datetime >= $2`,
     [[...accountIds], new Date(fromS * 1000)],
   );
-  for (const r of rows) entries.set(r.account_id, [...(entries.get(r.account_id) ?? []), { time: r.time, kind: r.kind, net: r.net }]);
+  const rows = (typeof row?.rows === 'string' ? JSON.parse(row.rows) : (row?.rows ?? [])) as [number, number, 'trade' | 'deposit' | 'withdrawal', number | string][];
+  for (const [accountId, time, kind, net] of rows) {
+    const list = entries.get(accountId) ?? [];
+    list.push({ time, kind, net: Number(net) });
+    entries.set(accountId, list);
+  }
   const before = await q.query<{ account_id: number; balance: number }>(
     `SELECT account_id, sum(CASE WHEN kind = 'trade' THEN net ELSE amount END) AS balance
        FROM deals WHERE account_id = ANY($1::int[]) AND datetime < $2 GROUP BY account_id`,

@@ -25,7 +25,6 @@ const trade = (t: Partial<CopyTrade> & Pick<CopyTrade, 'accountId' | 'symbol' | 
   quantity: 1,
   openPrice: 1.085,
   closePrice: 1.09,
-  closedAt: t.openedAt + 3600,
   execMs: 100,
   swap: 0,
   commission: 0,

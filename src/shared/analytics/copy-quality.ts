@@ -28,7 +28,6 @@ export interface CopyTrade {
   openPrice: number;
   closePrice: number;
   openedAt: number;
-  closedAt: number;
   execMs: number | null;
   swap: number;
   commission: number;
@@ -119,9 +118,14 @@ export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: r
   for (const m of masterTrades) if (m.positionId !== null) byPosition.set(m.positionId, m);
   const copiesOf = new Map<number, CopyLink[]>();
   const manual: CopyTrade[] = [];
-  const add = (link: CopyLink) => copiesOf.set(link.master.id, [...(copiesOf.get(link.master.id) ?? []), link]);
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  const add = (link: CopyLink) => push(copiesOf, link.master.id, link);
   const bySymbol = new Map<string, CopyTrade[]>();
-  for (const m of masterTrades) bySymbol.set(`${m.symbol}|${m.type}`, [...(bySymbol.get(`${m.symbol}|${m.type}`) ?? []), m]);
+  for (const m of masterTrades) push(bySymbol, `${m.symbol}|${m.type}`, m);
   const ordered = [...followerTrades].sort((a, b) => a.openedAt - b.openedAt || a.id - b.id);
   for (const f of ordered) {
     const recorded = f.copyOf !== null ? byPosition.get(f.copyOf) : undefined;
@@ -248,7 +252,11 @@ export interface BrokerCopyQuality {
 /** Ranked best first: the lowest average forex slippage, then the shortest average delay. */
 export function brokerRanking(rows: readonly { broker_name: string; trade: CopiedTrade }[]): BrokerCopyQuality[] {
   const groups = new Map<string, CopiedTrade[]>();
-  for (const r of rows) groups.set(r.broker_name, [...(groups.get(r.broker_name) ?? []), r.trade]);
+  for (const r of rows) {
+    const list = groups.get(r.broker_name);
+    if (list) list.push(r.trade);
+    else groups.set(r.broker_name, [r.trade]);
+  }
   const ranked = [...groups].map(([broker_name, trades]) => {
     const fx = trades.filter((t) => t.category === 'Forex').map((t) => t.entry_slippage);
     const delays = trades.map((t) => t.delay_ms);
