@@ -117,6 +117,9 @@ const QUERY_PARAMS: Record<string, string[]> = {
   'GET /api/stats/mae_mfe': ['symbol'],
   'GET /api/stats/rebates': ['group_by', 'portfolio'],
   'GET /api/audit': ['page', 'page_size'],
+  'GET /api/copy/report': ['portfolio', 'period'],
+  'GET /api/copy/health': ['portfolio'],
+  'GET /api/copy/growth': ['account', 'period'],
   'GET /ws/brokers/live-positions-aggregate': ['token', 'portfolio'],
   'GET /ws/brokers/live-positions-aggregate-by': ['token', 'portfolio', 'aggregate_by', 'account', 'broker_name'],
 };
@@ -126,6 +129,8 @@ const BODY_FIELDS: Record<string, string[]> = {
   'POST /api/positions/set-tp-sl-by-symbol': ['category', 'symbol', 'direction', 'currency', 'take_profit', 'stop_loss', 'portfolio'],
   'POST /api/positions/close-by-symbol': ['category', 'symbol', 'direction', 'currency', 'portfolio'],
   'POST /api/copy-rules/allowed-pairs': ['master_id', 'new_allowed_pairs'],
+  'PUT /api/risk/limits': ['portfolio', 'max_drawdown_pct', 'min_margin_level_pct'],
+  'PUT /api/risk/equity-stop': ['account', 'equity_stop'],
   // Never the right current password: a change would end the sessions the fuzzing uses.
   'POST /api/account/password': ['current_password', 'new_password'],
 };
@@ -138,6 +143,8 @@ const WRITE_ROUTES = [
   'POST /api/bridge/start',
   'POST /api/bridge/stop',
   'POST /api/accounts/import-statement',
+  'PUT /api/risk/limits',
+  'PUT /api/risk/equity-stop',
 ];
 /**
  * Also refused to the investor, who has no permission at all: the rebates (read_rebate) and the
@@ -490,6 +497,14 @@ function bodyValueFor(field: string, d: Domain): fc.Arbitrary<unknown> {
       return fc.constantFrom('wrong-password', 'admin-demo ', 'ADMIN-DEMO', 'investor-demo!');
     case 'new_password':
       return fc.constantFrom('a-new-password-1', 'short', '');
+    case 'max_drawdown_pct':
+      return fc.option(fc.double({ min: 0.01, max: 100, noNaN: true }), { nil: null });
+    case 'min_margin_level_pct':
+      return fc.option(fc.double({ min: 0, max: 10_000, noNaN: true }), { nil: null });
+    case 'account':
+      return fc.constantFrom(...d.accounts);
+    case 'equity_stop':
+      return fc.option(fc.double({ min: 1, max: 1e9, noNaN: true }), { nil: null });
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
