@@ -1,3 +1,4 @@
+import type { CopyTrade } from '#shared/analytics/copy-quality.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 
@@ -55,24 +56,7 @@ export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: n
 }
 
 /** A trade deal as the copy report reads it. */
-export interface CopyDeal {
-  id: number;
-  accountId: number;
-  symbol: string;
-  type: 'Buy' | 'Sell';
-  category: 'Forex' | 'Equities';
-  quantity: number;
-  openPrice: number;
-  closePrice: number;
-  /** epoch seconds */
-  openedAt: number;
-  execMs: number | null;
-  swap: number;
-  commission: number;
-  fee: number;
-  positionId: number | null;
-  copyOf: number | null;
-}
+export type CopyDeal = CopyTrade;
 
 /** The closed trades of these accounts opened since `fromS` (a copy is judged with its master's). */
 export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyDeal[]> {
