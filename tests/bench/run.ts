@@ -155,7 +155,7 @@ try {
       value: `${ms('ws_fanout_duration_seconds', 'quantile="0.5"')} / ${ms('ws_fanout_duration_seconds', 'quantile="0.99"')} ms`,
     },
     {
-      figure: 'server: event-loop delay p50 / p99 / max',
+      figure: 'server: event-loop delay p50 / p99 / max (sampled every 10 ms: 10 = none)',
       value: `${ms('nodejs_eventloop_lag_p50_seconds')} / ${ms('nodejs_eventloop_lag_p99_seconds')} / ${ms('nodejs_eventloop_lag_max_seconds')} ms`,
     },
     { figure: 'server RSS before / with sockets', value: `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MB` },

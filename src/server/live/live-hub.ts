@@ -1,3 +1,4 @@
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import type { Position } from '#shared/contract/positions.ts';
 import { filterPositionsByPortfolio } from '#shared/domain/positions-filter.ts';
@@ -49,7 +50,9 @@ export function feedRows(snapshot: MarketSnapshot, sub: Subscription, excursions
 
 /**
  * Fans market snapshots out to websockets, at most one message per feed per interval (trailing, so
- * the last change always goes out). Each distinct feed is computed and serialised once per send.
+ * the last change always goes out). Each distinct feed is computed and serialised once per send, and
+ * its frame's payload is one Buffer that every socket of the feed writes as it is: the per-socket work
+ * is ws's few header bytes and one write, not an encoding of the text per socket.
  */
 export class LiveHub {
   private readonly feeds = new Map<string, Feed>();
@@ -61,6 +64,15 @@ export class LiveHub {
   computed = 0;
   /** Snapshot messages written to sockets (for /metrics). */
   snapshotsSent = 0;
+  /**
+   * Per broadcast that wrote to a socket, in nanoseconds: `spread` from its first socket write to its
+   * last, `duration` from its start (the feeds' computation included) to its last write. /metrics
+   * reads and resets them.
+   */
+  readonly fanout: { spread: RecordableHistogram; duration: RecordableHistogram } = {
+    spread: createHistogram(),
+    duration: createHistogram(),
+  };
 
   constructor(
     private readonly excursions: ExcursionCache,
@@ -109,24 +121,35 @@ export class LiveHub {
   }
 
   broadcast(snapshot: MarketSnapshot): void {
+    const started = process.hrtime.bigint();
     void this.excursions.refresh().catch(() => undefined);
+    // Every feed's payload first, then the writes: no feed's computation delays another's sockets.
+    const payloads: [Feed, Buffer][] = [];
     for (const feed of this.feeds.values()) {
-      let text: string;
       try {
-        text = this.message(snapshot, feed.sub);
+        payloads.push([feed, Buffer.from(this.message(snapshot, feed.sub))]);
       } catch (err) {
         // One feed's fault (a defect) must not take the other feeds, or the process, down.
         this.onError(err);
-        continue;
       }
+    }
+    let firstWrite: bigint | undefined;
+    for (const [feed, payload] of payloads) {
       for (const socket of feed.sockets) {
         // A socket that cannot keep up skips snapshots instead of buffering without bound.
         if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED) {
-          socket.send(text);
+          firstWrite ??= process.hrtime.bigint();
+          // A text frame whose payload is this Buffer, shared by every socket (ws does not copy it).
+          socket.send(payload, { binary: false });
           this.snapshotsSent++;
         }
       }
     }
+    if (firstWrite === undefined) return;
+    const done = process.hrtime.bigint();
+    // A histogram records integers from 1.
+    this.fanout.spread.record(Math.max(1, Number(done - firstWrite)));
+    this.fanout.duration.record(Math.max(1, Number(done - started)));
   }
 
   /** The sessions behind the open sockets. */

@@ -56,6 +56,35 @@ export const metricsPlugin = fp(
         this.inc(app.hub.snapshotsSent);
       },
     });
+    // Like prom-client's nodejs_eventloop_lag_p*_seconds (the event loop's delay): over the broadcasts
+    // since the last scrape, read from the hub's histograms and reset.
+    const fanoutGauge = (name: string, help: string, histogram: 'spread' | 'duration') =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['quantile'] as const,
+        registers: [register],
+        collect() {
+          const h = app.hub.fanout[histogram];
+          this.reset();
+          if (h.count > 0) {
+            this.set({ quantile: '0.5' }, h.percentile(50) / 1e9);
+            this.set({ quantile: '0.99' }, h.percentile(99) / 1e9);
+            this.set({ quantile: '1' }, h.max / 1e9);
+          }
+          h.reset();
+        },
+      });
+    fanoutGauge(
+      'ws_fanout_spread_seconds',
+      'One snapshot broadcast from its first socket write to its last, over the broadcasts since the last scrape (quantiles)',
+      'spread',
+    );
+    fanoutGauge(
+      'ws_fanout_duration_seconds',
+      "One snapshot broadcast from its start (the feeds' computation included) to its last socket write, since the last scrape (quantiles)",
+      'duration',
+    );
     new Counter({
       name: 'market_ticks_total',
       help: 'Ticks of the simulated market since start (0 without a market in this process)',
