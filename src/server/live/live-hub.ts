@@ -28,6 +28,8 @@ export interface SocketOwner {
 }
 
 const MAX_BUFFERED = 1 << 20;
+/** A feed sends at most once per this share of the interval [ours]. */
+export const MIN_GAP = 0.8;
 
 export function subscriptionKey(s: Subscription): string {
   return [s.portfolio, s.groupBy, s.accountId ?? '', s.brokerName ?? ''].join('|');
@@ -49,8 +51,8 @@ export function feedRows(snapshot: MarketSnapshot, sub: Subscription, excursions
 }
 
 /**
- * Fans market snapshots out to websockets, at most one message per feed per interval (trailing, so
- * the last change always goes out). Each distinct feed is computed and serialised once per send, and
+ * Fans market snapshots out to websockets, at most one message per feed per 0.8 interval (trailing,
+ * so the last change always goes out). Each distinct feed is computed and serialised once per send, and
  * its frame's payload is one Buffer that every socket of the feed writes as it is: the per-socket work
  * is ws's few header bytes and one write, not an encoding of the text per socket.
  */
@@ -106,7 +108,11 @@ export class LiveHub {
   update(snapshot: MarketSnapshot): void {
     this.latest = snapshot;
     if (this.timer) return;
-    const wait = Math.max(0, this.lastSent + this.intervalMs - this.now());
+    // The gap is measured from the last send, whose timer ran late by a little: a hold of a full
+    // interval would add that lateness to every following tick's wait until a snapshot was skipped
+    // (a follower hearing 1-second ticks over Redis drifted to half a second behind). Ticks a little
+    // early go out at once; bursts (agents' reports between ticks) are still held.
+    const wait = Math.max(0, this.lastSent + this.intervalMs * MIN_GAP - this.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.lastSent = this.now();
