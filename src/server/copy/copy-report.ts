@@ -23,7 +23,6 @@ import {
   ledgerSince,
   riskLimits,
   tradesOpenedSince,
-  type CopyEvent,
 } from '#server/db/copy-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
 import type { LiveAccount, MarketSnapshot } from '#server/market/adapter.ts';
