@@ -40,7 +40,8 @@ describe('Modal', () => {
   it('opens labelled by its title, with focus inside', async () => {
     const { dialog } = await openModal();
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Take profit' }));
+    // Focus moves in once the dialog has mounted (its motion library loads on the first opening).
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Take profit' })));
   });
 
   it('closes on Escape and gives focus back to the trigger', async () => {
