@@ -66,6 +66,13 @@ describe.each(BACKENDS)('copy quality from terminals (%s)', (backend) => {
       });
     const masterId = await account(master.login, null, 1);
     const followerId = await account(follower.login, masterId, 0.5);
+    // A follower of SMA copying a master of Global FX, which the ops user (SMA only) may not see.
+    const hiddenMaster = await insertAccount(db, {
+      account_id: 'copy-hidden-master', account: '80000009', account_name: 'Hidden Master', broker_id: broker, server: 'Demo-Live',
+      server_name: 'Demo Live', teiko_category: 'global forex', currency: 'USD', is_master: true, master_id: null,
+      copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
+    });
+    await account('80000010', hiddenMaster, 1);
     await insertRule(db, { master_id: masterId, market_type: 'Forex', allowed_pairs: ['EURUSD'] });
     for (const [t, id] of [[master, masterId], [follower, followerId]] as const) {
       await grantAccount(db, await insertAgent(db, `agent-${t.login}`, hashToken(t.key)), id, 'trade');
@@ -157,6 +164,17 @@ describe.each(BACKENDS)('copy quality from terminals (%s)', (backend) => {
     ]);
     const health = r.health.find((h) => h.account_id === `copy-${master.login}`)!;
     expect(health.state).toBe('live');
+  });
+
+  it('does not name a master outside the caller\'s portfolios, nor show its growth', async () => {
+    await expect.poll(async () => (await report()).followers.some((f) => f.account_id === 'copy-80000010'), { timeout: 5_000 }).toBe(true);
+    const r = await report();
+    const f = r.followers.find((x) => x.account_id === 'copy-80000010')!;
+    expect(f).toMatchObject({ is_copy: true, master: null, master_growth: null, tracking_difference: null });
+    expect(JSON.stringify(r)).not.toContain('Hidden Master');
+    const growth = await http<{ message: string }>(server, 'GET', '/api/copy/growth?account=copy-80000010', { key });
+    expect(growth.status).toBe(404);
+    expect(JSON.stringify(growth.body)).not.toContain('Hidden Master');
   });
 
   it('answers "Not a copy account" for a master, and refuses thresholds out of range', async () => {

@@ -69,6 +69,12 @@ export class CopyEngine {
   /** Loads the rules and the bridge state (again after a pause) and follows the adapter's trades. */
   async start(): Promise<void> {
     await this.reloadRules();
+    // What is open now was looked at by whoever ran before (this process before a pause, or the
+    // leader before it died): no alert again for it.
+    for (const p of this.broker.snapshot().positions) {
+      this.checked.add(p.id);
+      if (p.master_position_id !== null) this.toldDuplicates.add(`${p.account_id}|${p.master_position_id}`);
+    }
     this.copying = (await readBridgeState(this.db)).running;
     if (this.unsubscribe.length) return;
     this.unsubscribe = [
@@ -212,8 +218,9 @@ export class CopyEngine {
       const f = snapshot.accounts.get(id);
       if (f && !stop.stopped && f.master_id !== null && f.equity <= stop.stop) void this.fireStop(f, stop.stop, atS);
     }
-    // Forget positions no longer open.
+    // Forget positions no longer open, and duplicates gone.
     for (const id of this.checked) if (!byId.has(id)) this.checked.delete(id);
+    for (const key of this.toldDuplicates) if (!seen.has(key)) this.toldDuplicates.delete(key);
     void this.record(events, alerts);
   }
 

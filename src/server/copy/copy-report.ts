@@ -108,6 +108,8 @@ export async function copyReport(
   const rankingRows: { broker_name: string; trade: CopiedTrade }[] = [];
   const report: FollowerQuality[] = followers.map((f) => {
     const master = f.master_id !== null ? masters.get(f.master_id) : undefined;
+    // A master outside the caller's portfolios is not named, nor its growth shown (as any account there).
+    const masterVisible = master !== undefined && inScope(master.teiko_category, scope);
     const stop = stops.get(f.id);
     const base = {
       account_id: f.account_id,
@@ -160,7 +162,7 @@ export async function copyReport(
     return {
       ...base,
       is_copy: true,
-      master: { account_id: master.account_id, account_name: master.account_name },
+      master: masterVisible ? { account_id: master.account_id, account_name: master.account_name } : null,
       copy_ratio: f.copy_ratio,
       copied: copied.length,
       inferred_links: copied.filter((t) => t.inferred).length,
@@ -174,8 +176,8 @@ export async function copyReport(
       worst_delay_ms: delays.length ? Math.max(...delays) : null,
       cost_eur: sumOrNull(linked.links.map((l) => copyCostEur(l, ctx))),
       follower_growth: round(followerGrowth),
-      master_growth: round(masterGrowth),
-      tracking_difference: round(followerGrowth - masterGrowth),
+      master_growth: masterVisible ? round(masterGrowth) : null,
+      tracking_difference: masterVisible ? round(followerGrowth - masterGrowth) : null,
       trades: copied.slice(-LISTED).reverse().map((t) => ({
         ...t,
         entry_slippage: roundTo(t.entry_slippage, 2),

@@ -156,7 +156,14 @@ export async function openPostgres(url: string, schema?: string): Promise<Databa
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
-  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);
+  if (schema) {
+    // Instances starting together both try: IF NOT EXISTS is not atomic, and the loser's insert into
+    // the catalogue fails on its unique index while the schema is there all the same.
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`).catch((err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      if (code !== '23505' && code !== '42P06') throw err;
+    });
+  }
   return {
     kind: 'postgres',
     async query<T extends object>(sql: string, params: readonly unknown[] = []) {

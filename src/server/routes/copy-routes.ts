@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import { CopyGrowthQuery, CopyGrowthResponse, CopyHealthQuery, CopyHealthResponse, CopyReportQuery, CopyReportResponse, EquityStopBody, RiskLimitsBody } from '#shared/contract/copy.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
-import { scopeFor } from '#server/auth/scope.ts';
+import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
 import { bridgeHealth, copyGrowth, copyReport } from '#server/copy/copy-report.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { setEquityStop, setRiskLimits } from '#server/db/copy-repo.ts';
@@ -15,6 +15,8 @@ import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+/** A terminal going silent changes nothing in the books: the health figures are made again at least this often. */
+const HEALTH_BUCKET_MS = 5_000;
 
 interface Options {
   db: Database;
@@ -32,6 +34,7 @@ interface Options {
 export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, market, orders, changes, now = Date.now }) => {
   // Changes only with the market and the books: made once per generation, scope and period.
   const answers = new AnswerCache(changes);
+  const bucket = () => Math.floor(now() / HEALTH_BUCKET_MS);
 
   app.get(
     '/api/copy/report',
@@ -49,7 +52,8 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       const { portfolio, period } = request.query;
       const scope = scopeFor(callerOf(request), portfolio);
       const one = scope.portfolios.length === 1 ? scope.portfolios[0] : undefined;
-      return sendCached(answers, JSON.stringify(['copy/report', scope.categories, one ?? null, period]), request, reply, async () => ({
+      // Ages and agent states move with the clock too: an answer lasts at most HEALTH_BUCKET_MS.
+      return sendCached(answers, JSON.stringify(['copy/report', scope.categories, one ?? null, period, bucket()]), request, reply, async () => ({
         data: await copyReport(db, market.snapshot(), scope, one, period, now()),
       }));
     },
@@ -66,7 +70,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
     },
     async (request, reply) => {
       const scope = scopeFor(callerOf(request), request.query.portfolio);
-      return sendCached(answers, JSON.stringify(['copy/health', scope.categories]), request, reply, async () => ({
+      return sendCached(answers, JSON.stringify(['copy/health', scope.categories, bucket()]), request, reply, async () => ({
         data: await bridgeHealth(db, market.snapshot(), scope, now()),
       }));
     },
@@ -87,6 +91,8 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       const follower = snapshot.accounts.get(ref.id);
       const master = follower?.master_id != null ? snapshot.accounts.get(follower.master_id) : undefined;
       if (!follower || !master) throw badRequest('Not a copy account');
+      // A master outside the caller's portfolios is not shown, like any account there.
+      if (!inScope(master.teiko_category, callerScope(callerOf(request)))) throw notFound("This account's master is outside your portfolios.");
       return { data: await copyGrowth(db, follower, master, request.query.period, now()) };
     },
   );
@@ -135,8 +141,10 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
         await setEquityStop(tx, ref.id, stop);
         await audit(tx, user.id, 'risk.equity-stop', { account: ref.account_id, equity_stop: stop });
       });
-      await orders.reloadRules();
       changes.bump();
+      // The stop is stored: the leader reads it again whenever it takes over, so a leader out of reach
+      // now is logged, not the caller's error.
+      await orders.reloadRules().catch((err: unknown) => request.log.warn({ err }, 'the leader did not hear the new equity stop'));
       return {
         message: stop === null ? `Equity stop of ${ref.account_name} removed.` : `Equity stop of ${ref.account_name} set at ${stop} ${ref.currency}.`,
       };

@@ -5,6 +5,9 @@ import type { Bus, Codec } from './bus.ts';
 
 const SNAPSHOTS = 'market:snapshot';
 const HELLO = 'market:hello';
+const HEARTBEAT = 'market:heartbeat';
+/** The leader says it is there this often, whether or not the market changed (agents only, quiet terminals). */
+const HEARTBEAT_MS = 2_000;
 
 /** A snapshot on the wire: its maps as entry lists. */
 export const snapshotCodec: Codec<MarketSnapshot> = {
@@ -56,6 +59,7 @@ export class ClusterMarket implements BrokerAdapter {
   /** When this instance last heard a snapshot (ms, its own clock). */
   private heardAt = 0;
   private readonly listeners = new Listeners<MarketSnapshot>();
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     readonly local: BrokerAdapter,
@@ -74,6 +78,13 @@ export class ClusterMarket implements BrokerAdapter {
       },
       snapshotCodec,
     );
+    bus.subscribe(HEARTBEAT, () => {
+      this.heardAt = Date.now();
+    });
+    this.heartbeat = setInterval(() => {
+      if (this.leading) this.bus.publish(HEARTBEAT, 0, undefined, { remoteOnly: true }).catch(onError);
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
     bus.subscribe(HELLO, () => {
       if (this.leading) this.bus.publish(SNAPSHOTS, this.local.snapshot(), snapshotCodec, { remoteOnly: true }).catch(onError);
     });
@@ -88,7 +99,7 @@ export class ClusterMarket implements BrokerAdapter {
     return this.leading;
   }
 
-  /** How long since the leader's last snapshot reached this instance (ms); Infinity before the first. */
+  /** How long since the leader was last heard (a snapshot or its heartbeat), ms; Infinity before the first. */
   get silenceMs(): number {
     return this.heardAt === 0 ? Infinity : Date.now() - this.heardAt;
   }
@@ -110,6 +121,7 @@ export class ClusterMarket implements BrokerAdapter {
   async start(): Promise<void> {}
 
   async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
     await this.local.stop();
   }
 

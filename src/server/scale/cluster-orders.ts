@@ -130,7 +130,10 @@ export class ClusterOrders {
 
   /** Stops waiting for answers (the server closes). */
   dispose(): void {
-    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    for (const [id, { timer, resolve }] of this.pending) {
+      clearTimeout(timer);
+      resolve({ id, to: '', ok: false, status: 503, message: 'The server is shutting down: the outcome is unknown. Please check before sending the order again.' });
+    }
     this.pending.clear();
   }
 }

@@ -20,6 +20,8 @@ export class Leadership {
   private attempting = false;
   private closing = false;
   private ledOnce = false;
+  /** The lock's connection died while `lead` ran: the lead must not stand. */
+  private lostWhileLeading = false;
 
   constructor(
     private readonly db: Database,
@@ -37,11 +39,13 @@ export class Leadership {
     if (this.attempting || this.closing || this.release) return this.release !== null;
     this.attempting = true;
     let release: (() => Promise<void>) | null = null;
+    this.lostWhileLeading = false;
     try {
       release = await this.db.holdLock(this.name, (err) => this.lost(err));
       if (!release) return false;
       await this.hooks.lead(!this.ledOnce);
       this.ledOnce = true;
+      if (this.lostWhileLeading) throw new Error('the lock was lost while taking the market over');
       this.release = release;
       clearInterval(this.timer);
       this.timer = undefined;
@@ -67,6 +71,7 @@ export class Leadership {
   }
 
   private lost(err: unknown): void {
+    if (this.attempting) this.lostWhileLeading = true;
     if (this.closing || !this.release) return;
     this.hooks.log.error({ err }, 'lost the market lock with its database connection: the market pauses here');
     this.release = null;

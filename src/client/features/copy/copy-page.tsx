@@ -56,7 +56,7 @@ type FollowerKey = 'account_name' | 'master' | 'tracking_difference' | 'copied' 
 
 const FOLLOWER_COLUMNS: readonly TableColumn<FollowerQuality, FollowerKey>[] = [
   { key: 'account_name', header: 'Follower', render: (f) => f.account_name },
-  { key: 'master', header: 'Master', render: (f) => f.master?.account_name ?? 'Not a copy account', sortValue: (f) => f.master?.account_name ?? '' },
+  { key: 'master', header: 'Master', render: (f) => masterName(f), sortValue: (f) => f.master?.account_name ?? '' },
   {
     key: 'tracking_difference',
     header: 'Tracking difference',
@@ -93,7 +93,7 @@ const FOLLOWER_COLUMNS: readonly TableColumn<FollowerQuality, FollowerKey>[] = [
 
 const FOLLOWER_CSV: readonly CsvColumn<FollowerQuality>[] = [
   { title: 'Follower', value: (f) => f.account_name },
-  { title: 'Master', value: (f) => f.master?.account_name ?? 'Not a copy account' },
+  { title: 'Master', value: (f) => masterName(f) },
   { title: 'Tracking difference', value: (f) => csvNumber(f.tracking_difference) },
   { title: 'Copied', value: (f) => (f.is_copy ? f.copied : null) },
   { title: 'Missed', value: (f) => (f.is_copy ? f.missed : null) },
@@ -157,6 +157,11 @@ const TRADE_CSV: readonly CsvColumn<CopiedTrade>[] = [
   { title: 'Link inferred', value: (t) => (t.inferred ? 'yes' : 'no') },
 ];
 
+/** The master's name; a follower whose master is outside the caller's portfolios does not see it. */
+function masterName(f: FollowerQuality): string {
+  return f.master?.account_name ?? (f.is_copy ? 'A master outside your portfolios' : 'Not a copy account');
+}
+
 function toneClass(value: number | null): string | undefined {
   const tone = toneOf(value);
   return tone ? `figure-${tone}` : undefined;
@@ -207,7 +212,7 @@ function FollowerCardTitle({ f }: { f: FollowerQuality }) {
   return (
     <span className="follower-title">
       <span>{f.account_name}</span>
-      <span className="follower-master">{f.master ? `copies ${f.master.account_name}` : 'Not a copy account'}</span>
+      <span className="follower-master">{f.master ? `copies ${f.master.account_name}` : masterName(f)}</span>
     </span>
   );
 }
