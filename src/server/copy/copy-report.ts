@@ -8,7 +8,7 @@ import {
   type CopiedTrade,
   type CopyTrade,
 } from '#shared/analytics/copy-quality.ts';
-import { growthSeries } from '#shared/analytics/series.ts';
+import { drawdownFromGrowth, growthSeries } from '#shared/analytics/series.ts';
 import { mean, roundTo } from '#shared/analytics/stats.ts';
 import type { CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
 import { periodStart, type Period } from '#shared/domain/constants.ts';
@@ -174,7 +174,7 @@ export async function copyReport(
       avg_slippage_cost_eur: round(mean(copied.map((t) => t.slippage_cost_eur).filter((x): x is number => x !== null))),
       avg_delay_ms: round(mean(delays), 0),
       worst_delay_ms: delays.length ? Math.max(...delays) : null,
-      cost_eur: sumOrNull(linked.links.map((l) => copyCostEur(l, ctx))),
+      cost_eur: sumOrNull(linked.links.map((l, i) => copyCostEur(l, ctx, copied[i]))),
       follower_growth: round(followerGrowth),
       master_growth: masterVisible ? round(masterGrowth) : null,
       tracking_difference: masterVisible ? round(followerGrowth - masterGrowth) : null,
@@ -204,14 +204,8 @@ export async function copyReport(
   }
   if (limits?.max_drawdown_pct != null) {
     for (const a of accounts) {
-      const entries = ledger.entries.get(a.id) ?? [];
-      const growth = growthSeries(entries, ledger.opening.get(a.id) ?? 0).map((p) => 1 + p.value / 100);
-      let peak = 1;
-      let dd = 0;
-      for (const g of growth) {
-        peak = Math.max(peak, g);
-        dd = Math.max(dd, ((peak - g) / peak) * 100);
-      }
+      const growth = growthSeries(ledger.entries.get(a.id) ?? [], ledger.opening.get(a.id) ?? 0);
+      const dd = Math.max(0, ...drawdownFromGrowth(growth).map((p) => p.value));
       if (dd > limits.max_drawdown_pct) {
         breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'drawdown', value: roundTo(dd, 2), limit: limits.max_drawdown_pct });
       }

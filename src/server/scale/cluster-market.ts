@@ -59,7 +59,7 @@ export class ClusterMarket implements BrokerAdapter {
   /** When this instance last heard a snapshot (ms, its own clock). */
   private heardAt = 0;
   private readonly listeners = new Listeners<MarketSnapshot>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     readonly local: BrokerAdapter,
@@ -81,10 +81,13 @@ export class ClusterMarket implements BrokerAdapter {
     bus.subscribe(HEARTBEAT, () => {
       this.heardAt = Date.now();
     });
-    this.heartbeat = setInterval(() => {
-      if (this.leading) this.bus.publish(HEARTBEAT, 0, undefined, { remoteOnly: true }).catch(onError);
-    }, HEARTBEAT_MS);
-    this.heartbeat.unref();
+    // Only other instances need it.
+    this.heartbeat = bus.shared
+      ? setInterval(() => {
+          if (this.leading) this.bus.publish(HEARTBEAT, 0, undefined, { remoteOnly: true }).catch(onError);
+        }, HEARTBEAT_MS)
+      : undefined;
+    this.heartbeat?.unref();
     bus.subscribe(HELLO, () => {
       if (this.leading) this.bus.publish(SNAPSHOTS, this.local.snapshot(), snapshotCodec, { remoteOnly: true }).catch(onError);
     });

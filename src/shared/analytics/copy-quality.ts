@@ -212,9 +212,9 @@ export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
  * The cost of copying one trade in EUR (positive = a cost): the slippage at entry and exit, the
  * follower's commission and fee, and the swap it paid beyond its master's swap scaled to its size.
  */
-export function copyCostEur(link: CopyLink, ctx: FollowerContext): number | null {
+export function copyCostEur(link: CopyLink, ctx: FollowerContext, trade: CopiedTrade = copiedTrade(link, ctx)): number | null {
   const { master: m, follower: f } = link;
-  const slipped = copiedTrade(link, ctx).slippage_cost_eur;
+  const slipped = trade.slippage_cost_eur;
   const costs = eur(f.commission + f.fee, ctx.currency, ctx.rates);
   const masterSwap = eur(m.swap, ctx.masterCurrency, ctx.rates);
   const followerSwap = eur(f.swap, ctx.currency, ctx.rates);
