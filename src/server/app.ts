@@ -246,7 +246,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         'Another server process already runs the market on this PostgreSQL database' +
           (config.databaseSchema ? ` (schema ${config.databaseSchema})` : '') +
           '. Only one may run it without Redis: stop the other one, point this one at another database or DATABASE_SCHEMA, ' +
-          'or set REDIS_URL on every instance to run several (README "Running at scale").',
+          'or set REDIS_URL on every instance to run several (docs/operations.md, "Running at scale").',
       );
     }
     app.log.info('another instance runs the market: this one serves what it publishes and stands by to take over');

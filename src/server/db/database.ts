@@ -56,7 +56,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   // PostgreSQL's buffer pool lives in the WASM heap, whose pages stay resident once touched and never
   // shrink: 32 MB instead of the default 128 MB (the demo's database is about 45 MB on disk and what
   // the pool misses comes from the page cache). One backend runs, so the tables sized per connection
-  // (processes, locks) are sized for a few. The README's "Memory of the embedded server" has the figures.
+  // (processes, locks) are sized for a few. docs/benchmarks.md ("Memory of the embedded server") has the figures.
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB', '-c', 'max_connections=10'];
   const options = { parsers: { [NUMERIC_OID]: toNumber, [INT8_OID]: toNumber }, startParams };
   let db: PGlite;

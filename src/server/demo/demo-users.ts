@@ -15,7 +15,7 @@ export async function awaitsDemo(db: Queryable): Promise<boolean> {
   return (await countAccounts(db)) === 0 && (await countUsersExcept(db, DEMO_NAMES)) === 0;
 }
 
-/** The demo logins of DESIGN.md, seeded in demo mode and listed in the README. */
+/** The demo logins, seeded in demo mode and listed in the README. */
 export const DEMO_USERS = [
   { username: 'admin', password: 'admin-demo', permissions: ['write', 'read_rebate'], portfolio_auth: [...PORTFOLIOS] },
   {

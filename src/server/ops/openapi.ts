@@ -85,7 +85,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             type: 'apiKey',
             in: 'header',
             name: AGENT_KEY_HEADER,
-            description: "A terminal agent's key, issued once by `npm run admin -- agent create` (README 'Connecting real accounts').",
+            description: "A terminal agent's key, issued once by `npm run admin -- agent create` (docs/ingest-api.md).",
           },
         },
       },

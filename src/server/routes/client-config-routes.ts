@@ -32,7 +32,7 @@ export const clientConfigRoutes: FastifyPluginAsyncZod<{ settings?: ClientSettin
       config: { public: true },
       schema: {
         description: 'The client\'s runtime configuration, loaded before the app starts. No key needed; revalidated on every load.',
-        response: { 200: ClientConfig.describe('Runtime configuration of the client (the README lists its fields).') },
+        response: { 200: ClientConfig.describe('Runtime configuration of the client (docs/client.md lists its fields).') },
       },
     },
     async (_request, reply) => reply.header('cache-control', 'no-cache').send(config),

@@ -27,7 +27,7 @@ interface Options {
 }
 
 /**
- * The Copy screen (README 'Copy quality'): GET /api/copy/report per portfolio and period, the growth
+ * The Copy screen (docs/copy-quality.md): GET /api/copy/report per portfolio and period, the growth
  * of a follower against its master, and the risk settings write users keep (portfolio thresholds,
  * followers' equity stops).
  */

@@ -12,7 +12,7 @@ import type { Ingest } from '#server/ingest/ingest.ts';
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
 
 /**
- * Ingest API v1 (README 'Connecting real accounts'): terminal agents push their accounts here and
+ * Ingest API v1 (docs/ingest-api.md): terminal agents push their accounts here and
  * fetch their commands by long poll, with their key in x-agent-key. Agents reach only these routes;
  * users' keys do not open them.
  */

@@ -5,7 +5,7 @@ import { growthSeries, type LedgerEntry } from './series.ts';
 import { mean } from './stats.ts';
 
 /**
- * Copy quality (README 'Copy quality'): did a follower copy its master, at what cost, and where did it
+ * Copy quality (docs/copy-quality.md): did a follower copy its master, at what cost, and where did it
  * go wrong. Every figure is a pure function of the deals, the copy events and the rates.
  */
 

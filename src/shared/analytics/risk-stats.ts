@@ -1,6 +1,6 @@
 import { mean, roundTo, sum } from './stats.ts';
 
-// Risk statistics of an account (Accounts → Stats, README "Risk statistics"): Sharpe and Sortino
+// Risk statistics of an account (Accounts → Stats, docs/copy-quality.md, "Risk statistics"): Sharpe and Sortino
 // on daily returns of the end-of-day NAV, equity drawdown, expectancy and recovery factor.
 // Every figure is null, not 0, where it is undefined, so the screen can show '—'.
 

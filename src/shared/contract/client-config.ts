@@ -61,7 +61,7 @@ export const ClientFeatures = z.object(featureFields);
  * GET /config.json: what the client loads before the app starts (SPEC §8 'Loading configuration...').
  * A deployment changes it through the server's environment, without a rebuild. The base URLs are
  * origins (with an optional path) that the client puts before '/api/…' and '/ws/…'; '' is the page's
- * own origin. Fields are documented in the README (kept out of the schema: it ships to the client).
+ * own origin. Fields are documented in docs/client.md (kept out of the schema: it ships to the client).
  */
 export const ClientConfig = z.object({
   api_base_url: ApiBaseUrl,

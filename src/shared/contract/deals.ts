@@ -69,7 +69,7 @@ export const DealStats = z.object({
   max_drawdown: Num,
   growth: Num,
   net_profit: Num,
-  /** Risk statistics (README "Risk statistics"): null where undefined (too few returns, no deviation, no drawdown). */
+  /** Risk statistics (docs/copy-quality.md, "Risk statistics"): null where undefined (too few returns, no deviation, no drawdown). */
   sharpe_ratio: NullableNum,
   sortino_ratio: NullableNum,
   /** Daily NAV returns behind Sharpe, Sortino and the equity drawdown. */

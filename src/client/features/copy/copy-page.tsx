@@ -372,7 +372,7 @@ function FollowerDetail({ report, period, canWrite }: { report: Report; period: 
   );
 }
 
-/** The Copy screen (README 'Copy quality'): did the followers copy their masters, at what cost, and where did it go wrong. */
+/** The Copy screen (docs/copy-quality.md): did the followers copy their masters, at what cost, and where did it go wrong. */
 export function CopyPage() {
   const portfolio = useSinglePortfolio();
   const session = useSession();

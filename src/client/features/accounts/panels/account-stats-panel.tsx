@@ -33,7 +33,7 @@ const ratio = (value: number | null): string =>
   value === null ? MISSING_VALUE : numberFormat('fr-FR', { maximumFractionDigits: 2, minimumFractionDigits: 2 }).format(value);
 
 interface RiskFigure extends Figure {
-  /** How the figure is computed (README "Risk statistics"). */
+  /** How the figure is computed (docs/copy-quality.md, "Risk statistics"). */
   how: string;
   /** This account's inputs, or why the figure is missing. */
   detail: string;
@@ -114,7 +114,7 @@ export interface AccountStatsPanelProps {
 
 /**
  * Account stats (SPEC §2): best and worst trade cards, the MT5 report figures (DOMAIN.md) and the
- * risk figures (README "Risk statistics"), all time.
+ * risk figures (docs/copy-quality.md, "Risk statistics"), all time.
  */
 export function AccountStatsPanel({ isPending, isError, data }: AccountStatsPanelProps) {
   const account = data?.dealsStats[0];
