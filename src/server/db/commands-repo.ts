@@ -52,7 +52,12 @@ export async function takePending(q: Queryable, agentId: number, now: Date, limi
   );
 }
 
-/** An agent's answer to a command it was sent; undefined when it has no such command awaiting an answer. */
+/**
+ * An agent's answer to a command it was sent; undefined when it has no such command awaiting an
+ * answer. Past the command's expiry only 'expired' is taken: any other answer is `late`, and the
+ * command is recorded as expired (with the terminal's words) so that no order waiting for it is told
+ * it was done. 'expired' is taken again for a command that expired after it was sent.
+ */
 export async function answerCommand(
   q: Queryable,
   agentId: number,
@@ -60,13 +65,19 @@ export async function answerCommand(
   state: Exclude<CommandState, 'pending' | 'sent'>,
   message: string | null,
   now: Date,
-): Promise<CommandRow | undefined> {
+): Promise<{ row: CommandRow; late: boolean } | undefined> {
+  const lateMessage = `Answered '${state}' after its expiry${message ? `: ${message}` : '.'}`;
   const rows = await q.query<CommandRow>(
-    `UPDATE commands SET state = $3, message = $4, answered_at = $5 WHERE agent_id = $1 AND id = $2 AND state = 'sent'
+    `UPDATE commands SET
+       state = CASE WHEN state = 'sent' AND expires_at > $5 THEN $3 ELSE 'expired' END,
+       message = CASE WHEN state = 'expired' THEN message WHEN expires_at > $5 OR $3 = 'expired' THEN $4 ELSE $6 END,
+       answered_at = CASE WHEN state = 'expired' THEN answered_at ELSE $5 END
+     WHERE agent_id = $1 AND id = $2 AND (state = 'sent' OR (state = 'expired' AND sent_at IS NOT NULL AND expires_at <= $5))
      RETURNING id, account_id, kind, payload, state, message, expires_at`,
-    [agentId, id, state, message, now],
+    [agentId, id, state, message, now, lateMessage],
   );
-  return rows[0];
+  const row = rows[0];
+  return row && { row, late: row.state !== state };
 }
 
 export async function commandState(q: Queryable, agentId: number, id: string): Promise<CommandState | undefined> {
