@@ -339,14 +339,14 @@ export const MIGRATIONS: readonly Migration[] = [
       DO $$
       DECLARE clashes TEXT;
       BEGIN
-        SELECT string_agg(clash, '; ') INTO clashes FROM (
-          SELECT 'users ' || string_agg(quote_literal(username), ' and ' ORDER BY username) AS clash
+        SELECT string_agg(clash, '; ' ORDER BY kind, clash COLLATE "C") INTO clashes FROM (
+          SELECT 1 AS kind, 'users ' || string_agg(quote_literal(username), ' and ' ORDER BY username COLLATE "C") AS clash
             FROM users GROUP BY lower(username) HAVING count(*) > 1
           UNION ALL
-          SELECT 'agents ' || string_agg(quote_literal(name), ' and ' ORDER BY name)
+          SELECT 2, 'agents ' || string_agg(quote_literal(name), ' and ' ORDER BY name COLLATE "C")
             FROM agents GROUP BY lower(name) HAVING count(*) > 1
           UNION ALL
-          SELECT 'brokers ' || string_agg(quote_literal(broker_name), ' and ' ORDER BY broker_name)
+          SELECT 3, 'brokers ' || string_agg(quote_literal(broker_name), ' and ' ORDER BY broker_name COLLATE "C")
             FROM brokers GROUP BY lower(broker_name) HAVING count(*) > 1
         ) found;
         IF clashes IS NOT NULL THEN
