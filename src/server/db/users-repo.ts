@@ -38,6 +38,12 @@ export async function updateUserStatus(q: Queryable, username: string, status: s
   return rows[0]?.id;
 }
 
+/** A user's password hash, the row locked until the transaction ends (one password change at a time). */
+export async function lockPasswordHash(q: Queryable, userId: number): Promise<string | undefined> {
+  const rows = await q.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  return rows[0]?.password_hash;
+}
+
 export async function updatePasswordHash(q: Queryable, userId: number, passwordHash: string): Promise<void> {
   await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
 }
