@@ -34,7 +34,8 @@ export function latestBrokerTime(nowMs: number): number {
 
 const Money = z.number().finite().min(-1e12).max(1e12);
 const Price = z.number().finite().min(0).max(1e9);
-const Volume = z.number().finite().positive().max(1e9);
+/** Lots, kept to 4 decimal places: an open position holds at least 0.0001 lot. */
+const Volume = z.number().finite().min(0.0001, 'volume must be at least 0.0001 lot').max(1e9);
 /**
  * Broker server time as the terminal shows it, in seconds since 1970 (not UTC: see utc_offset_minutes).
  * The server also refuses one past latestBrokerTime (it needs its clock, so it checks that itself).
