@@ -242,6 +242,28 @@ describe.each(BACKENDS)('ingest limits (%s)', (backend) => {
       expect(row!.state).toBe('done');
     });
 
+    it('queues a new close of a position whose earlier close was sent and never answered before its expiry', async () => {
+      const now = Date.now();
+      const close = (id: string, at: number, ms: number) =>
+        insertCommands(server.app.db, [
+          { id, agentId, accountId, kind: 'close', payload: { identifier: 4242, volume: 1 }, createdAt: new Date(at), expiresAt: new Date(at + ms) },
+        ]);
+      const first = randomUUID();
+      expect(await close(first, now, 1_000)).toEqual(new Set([first]));
+      const polled = await http<{ commands: { id: string }[] }>(server, 'GET', '/api/ingest/v1/commands?wait=0', { headers: { 'x-agent-key': key } });
+      expect(polled.body.commands.map((c) => c.id)).toContain(first);
+      // While it may still be answered, no second close goes out; once it expired, one does.
+      const early = randomUUID();
+      expect(await close(early, now + 500, 30_000)).toEqual(new Set());
+      await waitPast(now + 1_000);
+      const second = randomUUID();
+      expect(await close(second, Date.now(), 30_000)).toEqual(new Set([second]));
+      const rows = await commandsByIds(server.app.db, [first, second]);
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.state]))).toEqual({ [first]: 'expired', [second]: 'pending' });
+      // The lost close's late 'done' is refused: it expired.
+      expect((await answer(first, { state: 'done' })).status).toBe(409);
+    });
+
     it('refuses control characters in the terminal\'s message', async () => {
       const command = await handOut(30_000);
       const res = await answer(command.id, { state: 'rejected', message: 'Invalid stops\u0000' });

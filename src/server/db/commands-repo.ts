@@ -27,10 +27,19 @@ export interface CommandRow {
 /**
  * Queues commands; returns the ids queued. A close of a position that already has one on its way is
  * not queued (a unique index: two processes or two orders racing cannot send a position two closes).
+ * A close past its expiry is no longer on its way: it is expired first (one sent and never answered
+ * would otherwise hold the position's place for ever, and the position could never be closed again).
  */
 export async function insertCommands(q: Queryable, commands: readonly NewCommand[]): Promise<Set<string>> {
   const queued = new Set<string>();
   for (const c of commands) {
+    if (c.kind === 'close') {
+      await q.query(
+        `UPDATE commands SET state = 'expired', answered_at = $3
+         WHERE account_id = $1 AND kind = 'close' AND payload->>'identifier' = $2 AND state IN ('pending', 'sent') AND expires_at <= $3`,
+        [c.accountId, String(c.payload.identifier), c.createdAt],
+      );
+    }
     const rows = await q.query<{ id: string }>(
       `INSERT INTO commands (id, agent_id, account_id, kind, payload, state, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
