@@ -148,14 +148,20 @@ async function simulateCommand(args: string[]): Promise<number> {
   }
 }
 
+const USAGE =
+  'usage: npm run agent -- replay <report file> --url <server> --key <agent key> [--login L --server S] [--utc-offset minutes]\n' +
+  '       npm run agent -- simulate (--print-setup | --url <server> --key <agent key>) [--seed 42] [--seconds N]\n';
+
 async function main(argv: string[]): Promise<number> {
+  // Asking for help is no error: the usage on stdout, exit 0. A command line it cannot run: stderr, 2.
+  if (argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const [command, file, ...rest] = argv;
   if (command === 'simulate') return simulateCommand(argv.slice(1));
   if (command !== 'replay' || !file) {
-    process.stderr.write(
-      'usage: npm run agent -- replay <report file> --url <server> --key <agent key> [--login L --server S] [--utc-offset minutes]\n' +
-        '       npm run agent -- simulate (--print-setup | --url <server> --key <agent key>) [--seed 42] [--seconds N]\n',
-    );
+    process.stderr.write(USAGE);
     return 2;
   }
   const url = option(rest, 'url') ?? process.env.AGENT_URL;

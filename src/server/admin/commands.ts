@@ -10,6 +10,7 @@ import { audit } from '#server/db/audit-repo.ts';
 import { insertBroker, listBrokers } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent, listAgents, revokeAgent } from '#server/db/agents-repo.ts';
 import { listSymbols, setSymbol, symbolMap } from '#server/db/symbol-map-repo.ts';
+import { findUserByName } from '#server/db/users-repo.ts';
 import {
   accountByLogin,
   accountIdTaken,
@@ -135,6 +136,13 @@ const iso = (d: Date | null): string => (d ? d.toISOString().replace(/\.\d{3}Z$/
 /** A unique-key violation from either driver (a concurrent writer won the race). */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '23505';
 
+/** Names of users, agents and brokers are unique regardless of case: 'ADMIN' is taken by 'admin'. */
+const sameCase = ' (names are unique regardless of case)';
+
+async function storedUserName(q: Queryable, username: string): Promise<string> {
+  return (await findUserByName(q, username))?.username ?? username;
+}
+
 async function requireBroker(q: Queryable, brokerName: string): Promise<{ id: number; broker_name: string }> {
   const broker = await brokerByName(q, brokerName);
   if (!broker) throw new CliError(`Unknown broker '${brokerName}': add it first with: broker add "${brokerName}".`);
@@ -179,7 +187,7 @@ const userCreate = command({
         permissions: u.permissions,
         portfolio_auth: u.portfolioAuth,
       });
-      if (id === undefined) throw new CliError(`A user named ${u.username} exists already.`);
+      if (id === undefined) throw new CliError(`A user named ${await storedUserName(tx, u.username)} exists already${sameCase}.`);
       await audit(tx, id, 'users.create', { username: u.username, permissions: u.permissions, portfolio_auth: u.portfolioAuth, via: 'admin cli' });
     });
     out(
@@ -251,7 +259,8 @@ const brokerAdd = command({
   },
   async run({ db, out }, b) {
     await db.transaction(async (tx) => {
-      if (await brokerByName(tx, b.name)) throw new CliError(`A broker named '${b.name}' exists already.`);
+      const existing = await brokerByName(tx, b.name);
+      if (existing) throw new CliError(`A broker named '${existing.broker_name}' exists already${sameCase}.`);
       await insertBroker(tx, { broker_name: b.name, img_path: b.logo, spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
       await auditOperator(tx, 'brokers.add', { broker: b.name, img_path: b.logo });
     });
@@ -422,8 +431,8 @@ const symbolList = command({
   options: { broker: 'one' },
   parse: (input) => one(input, 'broker'),
   async run({ db, out }, broker) {
-    if (broker !== undefined) await requireBroker(db, broker);
-    const rows = (await listSymbols(db)).filter((r) => broker === undefined || r.broker_name === broker);
+    const brokerName = broker === undefined ? undefined : (await requireBroker(db, broker)).broker_name;
+    const rows = (await listSymbols(db)).filter((r) => brokerName === undefined || r.broker_name === brokerName);
     table(out, ['BROKER', 'BROKER SYMBOL', 'SYMBOL'], rows.map((r) => [r.broker_name, r.broker_symbol, r.symbol]));
   },
 });
@@ -446,7 +455,9 @@ const agentCreate = command({
         const existing = await agentByName(tx, a.name);
         if (existing) {
           throw new CliError(
-            existing.revoked_at ? `An agent named ${a.name} existed and was revoked: pick another name.` : `An agent named ${a.name} exists already.`,
+            existing.revoked_at
+              ? `An agent named ${existing.name} existed and was revoked: pick another name${sameCase}.`
+              : `An agent named ${existing.name} exists already${sameCase}.`,
           );
         }
         const accounts = await grantedAccounts(tx, a.grants);

@@ -16,8 +16,9 @@ import {
   touchSession,
   type SessionRow,
 } from '#server/db/sessions-repo.ts';
-import { findUserByName, insertUser, updatePasswordHash, updateUserStatus, type UserRecord } from '#server/db/users-repo.ts';
+import { findUserByName, insertUser, lockPasswordHash, updatePasswordHash, updateUserStatus, type UserRecord } from '#server/db/users-repo.ts';
 import { PERMISSIONS, type Permission } from '#shared/domain/permissions.ts';
+import { hashPassword, verifyPassword } from './password.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export type { UserRecord };
@@ -31,6 +32,9 @@ export interface SessionUser {
   portfolioAuth: string[];
   apiKeyId: number;
 }
+
+/** What came of a user's change of their own password. */
+export type PasswordChange = { outcome: 'changed'; userId: number } | { outcome: 'wrong' } | { outcome: 'conflict' };
 
 const KNOWN = new Set<string>(PERMISSIONS);
 // Writing last_used_at on every call would make each read a write; a minute is precise enough for an idle timeout.
@@ -124,9 +128,31 @@ export class AuthStore {
   async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       await updatePasswordHash(tx, userId, passwordHash);
-      const ended = await this.revokeAll(userId, tx);
-      await audit(tx, userId, 'account.password', { sessions_ended: ended });
+      await this.endSessionsForNewPassword(tx, userId);
     });
+  }
+
+  /**
+   * A user's own change of password: `wrong` when `current` is not their password, `conflict` when
+   * another change took effect since it was checked (concurrent changes: exactly one wins, under the
+   * user's row lock), else the password is changed and every session of the user ends.
+   */
+  async changePassword(username: string, current: string, next: string): Promise<PasswordChange> {
+    const user = await this.findUser(username);
+    if (!user || !(await verifyPassword(current, user.password_hash))) return { outcome: 'wrong' };
+    // The hashes are worked out before the row is locked: the lock is held for a comparison only.
+    const nextHash = await hashPassword(next);
+    return this.db.transaction(async (tx) => {
+      if ((await lockPasswordHash(tx, user.id)) !== user.password_hash) return { outcome: 'conflict' as const };
+      await updatePasswordHash(tx, user.id, nextHash);
+      await this.endSessionsForNewPassword(tx, user.id);
+      return { outcome: 'changed' as const, userId: user.id };
+    });
+  }
+
+  private async endSessionsForNewPassword(tx: Queryable, userId: number): Promise<void> {
+    const ended = await this.revokeAll(userId, tx);
+    await audit(tx, userId, 'account.password', { sessions_ended: ended });
   }
 
   async revoke(apiKeyId: number): Promise<void> {

@@ -30,9 +30,9 @@ export async function insertAgent(q: Queryable, name: string, keyHash: string): 
   return rows[0]!.id;
 }
 
-/** Revokes an agent's key; false when no such live agent. */
+/** Revokes an agent's key (its name in any case); false when no such live agent. */
 export async function revokeAgent(q: Queryable, name: string, at: Date): Promise<boolean> {
-  const rows = await q.query('UPDATE agents SET revoked_at = $2 WHERE name = $1 AND revoked_at IS NULL RETURNING id', [name, at]);
+  const rows = await q.query('UPDATE agents SET revoked_at = $2 WHERE lower(name) = lower($1) AND revoked_at IS NULL RETURNING id', [name, at]);
   return rows.length > 0;
 }
 
@@ -52,7 +52,7 @@ export async function agentByKeyHash(q: Queryable, keyHash: string): Promise<{ i
 }
 
 export async function agentIdByName(q: Queryable, name: string): Promise<number | undefined> {
-  const rows = await q.query<{ id: number }>('SELECT id FROM agents WHERE name = $1 AND revoked_at IS NULL', [name]);
+  const rows = await q.query<{ id: number }>('SELECT id FROM agents WHERE lower(name) = lower($1) AND revoked_at IS NULL', [name]);
   return rows[0]?.id;
 }
 

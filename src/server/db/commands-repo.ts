@@ -27,10 +27,19 @@ export interface CommandRow {
 /**
  * Queues commands; returns the ids queued. A close of a position that already has one on its way is
  * not queued (a unique index: two processes or two orders racing cannot send a position two closes).
+ * A close past its expiry is no longer on its way: it is expired first (one sent and never answered
+ * would otherwise hold the position's place for ever, and the position could never be closed again).
  */
 export async function insertCommands(q: Queryable, commands: readonly NewCommand[]): Promise<Set<string>> {
   const queued = new Set<string>();
   for (const c of commands) {
+    if (c.kind === 'close') {
+      await q.query(
+        `UPDATE commands SET state = 'expired', answered_at = $3
+         WHERE account_id = $1 AND kind = 'close' AND payload->>'identifier' = $2 AND state IN ('pending', 'sent') AND expires_at <= $3`,
+        [c.accountId, String(c.payload.identifier), c.createdAt],
+      );
+    }
     const rows = await q.query<{ id: string }>(
       `INSERT INTO commands (id, agent_id, account_id, kind, payload, state, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
@@ -52,7 +61,12 @@ export async function takePending(q: Queryable, agentId: number, now: Date, limi
   );
 }
 
-/** An agent's answer to a command it was sent; undefined when it has no such command awaiting an answer. */
+/**
+ * An agent's answer to a command it was sent; undefined when it has no such command awaiting an
+ * answer. Past the command's expiry only 'expired' is taken: any other answer is `late`, and the
+ * command is recorded as expired (with the terminal's words) so that no order waiting for it is told
+ * it was done. 'expired' is taken again for a command that expired after it was sent.
+ */
 export async function answerCommand(
   q: Queryable,
   agentId: number,
@@ -60,13 +74,19 @@ export async function answerCommand(
   state: Exclude<CommandState, 'pending' | 'sent'>,
   message: string | null,
   now: Date,
-): Promise<CommandRow | undefined> {
+): Promise<{ row: CommandRow; late: boolean } | undefined> {
+  const lateMessage = `Answered '${state}' after its expiry${message ? `: ${message}` : '.'}`;
   const rows = await q.query<CommandRow>(
-    `UPDATE commands SET state = $3, message = $4, answered_at = $5 WHERE agent_id = $1 AND id = $2 AND state = 'sent'
+    `UPDATE commands SET
+       state = CASE WHEN state = 'sent' AND expires_at > $5 THEN $3 ELSE 'expired' END,
+       message = CASE WHEN state = 'expired' THEN message WHEN expires_at > $5 OR $3 = 'expired' THEN $4 ELSE $6 END,
+       answered_at = CASE WHEN state = 'expired' THEN answered_at ELSE $5 END
+     WHERE agent_id = $1 AND id = $2 AND (state = 'sent' OR (state = 'expired' AND sent_at IS NOT NULL AND expires_at <= $5))
      RETURNING id, account_id, kind, payload, state, message, expires_at`,
-    [agentId, id, state, message, now],
+    [agentId, id, state, message, now, lateMessage],
   );
-  return rows[0];
+  const row = rows[0];
+  return row && { row, late: row.state !== state };
 }
 
 export async function commandState(q: Queryable, agentId: number, id: string): Promise<CommandState | undefined> {

@@ -65,7 +65,7 @@ export async function tradesOpenedSince(q: Queryable, accountIds: readonly numbe
   // as many rows of fifteen columns (about 4 times with the embedded database).
   const [row] = await q.query<{ rows: unknown }>(
     `SELECT coalesce(json_agg(json_build_array(id, account_id, symbol, type, category, quantity, open_price, close_price,
-              extract(epoch FROM opened_at)::int, exec_duration_ms, swap, commission, fee, position_id, copy_of)), '[]'::json) AS rows
+              extract(epoch FROM opened_at)::bigint, exec_duration_ms, swap, commission, fee, position_id, copy_of)), '[]'::json) AS rows
        FROM deals
       WHERE kind = 'trade' AND account_id = ANY($1::int[]) AND opened_at >= $2`,
     [[...accountIds], new Date(fromS * 1000)],
@@ -168,7 +168,7 @@ export async function ledgerSince(
   if (accountIds.length === 0) return { entries, opening };
   // One JSON array, as for the trades above.
   const [row] = await q.query<{ rows: unknown }>(
-    `SELECT coalesce(json_agg(json_build_array(account_id, extract(epoch FROM datetime)::int, kind,
+    `SELECT coalesce(json_agg(json_build_array(account_id, extract(epoch FROM datetime)::bigint, kind,
               CASE WHEN kind = 'trade' THEN net ELSE amount END) ORDER BY datetime, id), '[]'::json) AS rows
        FROM deals WHERE account_id = ANY($1::int[]) AND datetime >= $2`,
     [[...accountIds], new Date(fromS * 1000)],

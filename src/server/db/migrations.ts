@@ -329,6 +329,36 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE accounts ADD COLUMN equity_stopped_at TIMESTAMPTZ;
     `,
   },
+  {
+    version: 11,
+    name: 'user, agent and broker names unique regardless of case; a clock skew of any size the ingest API takes',
+    // Names are kept as typed and compared with lower(): 'ADMIN' is the user 'admin'. A database that
+    // already holds two names differing only in case cannot take the indexes: the migration stops,
+    // naming them, and the server does not start until an operator renames one of each.
+    sql: `
+      DO $$
+      DECLARE clashes TEXT;
+      BEGIN
+        SELECT string_agg(clash, '; ' ORDER BY kind, clash COLLATE "C") INTO clashes FROM (
+          SELECT 1 AS kind, 'users ' || string_agg(quote_literal(username), ' and ' ORDER BY username COLLATE "C") AS clash
+            FROM users GROUP BY lower(username) HAVING count(*) > 1
+          UNION ALL
+          SELECT 2, 'agents ' || string_agg(quote_literal(name), ' and ' ORDER BY name COLLATE "C")
+            FROM agents GROUP BY lower(name) HAVING count(*) > 1
+          UNION ALL
+          SELECT 3, 'brokers ' || string_agg(quote_literal(broker_name), ' and ' ORDER BY broker_name COLLATE "C")
+            FROM brokers GROUP BY lower(broker_name) HAVING count(*) > 1
+        ) found;
+        IF clashes IS NOT NULL THEN
+          RAISE EXCEPTION 'Migration 11 stopped: user, agent and broker names are now unique regardless of case, and this database holds names that differ only in case: %. Rename one of each with SQL (e.g. UPDATE users SET username = ''admin-2'' WHERE username = ''ADMIN''; likewise agents.name and brokers.broker_name), then start the server again. Nothing was changed.', clashes;
+        END IF;
+      END $$;
+      CREATE UNIQUE INDEX users_username_lower ON users (lower(username));
+      CREATE UNIQUE INDEX agents_name_lower ON agents (lower(name));
+      CREATE UNIQUE INDEX brokers_name_lower ON brokers (lower(broker_name));
+      ALTER TABLE agent_sessions ALTER COLUMN clock_skew_s TYPE NUMERIC(14,3);
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

@@ -14,11 +14,11 @@ export interface NewRegisteredUser {
   portfolio_auth: string[];
 }
 
-/** Adds an active user; undefined (nothing written) when that name is taken. */
+/** Adds an active user; undefined (nothing written) when that name is taken, in any case. */
 export async function insertNewUser(q: Queryable, u: NewRegisteredUser): Promise<number | undefined> {
   const rows = await q.query<{ id: number }>(
     `INSERT INTO users (username, password_hash, status, permissions, portfolio_auth)
-     VALUES ($1, $2, 'active', $3, $4) ON CONFLICT (username) DO NOTHING RETURNING id`,
+     VALUES ($1, $2, 'active', $3, $4) ON CONFLICT DO NOTHING RETURNING id`,
     [u.username, u.password_hash, u.permissions, u.portfolio_auth],
   );
   return rows[0]?.id;
@@ -36,8 +36,9 @@ export async function listUsers(q: Queryable): Promise<UserListRow[]> {
   return q.query<UserListRow>('SELECT username, status, permissions, portfolio_auth, created_at FROM users ORDER BY username');
 }
 
+/** A broker by name, whatever its case (names are unique regardless of case). */
 export async function brokerByName(q: Queryable, name: string): Promise<{ id: number; broker_name: string } | undefined> {
-  const rows = await q.query<{ id: number; broker_name: string }>('SELECT id, broker_name FROM brokers WHERE broker_name = $1', [name]);
+  const rows = await q.query<{ id: number; broker_name: string }>('SELECT id, broker_name FROM brokers WHERE lower(broker_name) = lower($1)', [name]);
   return rows[0];
 }
 
@@ -105,9 +106,9 @@ export async function listAccountRegistry(q: Queryable): Promise<AccountListRow[
   );
 }
 
-/** An agent by name, revoked or not (a name stays taken after its key is revoked). */
-export async function agentByName(q: Queryable, name: string): Promise<{ id: number; revoked_at: Date | null } | undefined> {
-  const rows = await q.query<{ id: number; revoked_at: Date | null }>('SELECT id, revoked_at FROM agents WHERE name = $1', [name]);
+/** An agent by name in any case, revoked or not (a name stays taken after its key is revoked). */
+export async function agentByName(q: Queryable, name: string): Promise<{ id: number; name: string; revoked_at: Date | null } | undefined> {
+  const rows = await q.query<{ id: number; name: string; revoked_at: Date | null }>('SELECT id, name, revoked_at FROM agents WHERE lower(name) = lower($1)', [name]);
   return rows[0];
 }
 

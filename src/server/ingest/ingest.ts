@@ -1,4 +1,12 @@
-import { CLOCK_SKEW_LIMIT_S, type IngestAccount, type IngestAnswer, type IngestBatch, type IngestDeal } from '#shared/contract/ingest.ts';
+import {
+  BROKER_CLOCK_LEAD_S,
+  CLOCK_SKEW_LIMIT_S,
+  latestBrokerTime,
+  type IngestAccount,
+  type IngestAnswer,
+  type IngestBatch,
+  type IngestDeal,
+} from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { accountBroker, readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
 import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
@@ -27,6 +35,25 @@ export interface Agent {
 
 const key = (login: string, server: string) => `${login}@${server}`;
 
+/**
+ * Refuses a broker time later than the server's clock allows (latestBrokerTime): a deal or a
+ * position dated in the future is a fault of the terminal, and would spoil every read of the account.
+ */
+function refuseFutureTimes(batch: IngestBatch, nowMs: number): void {
+  const latest = latestBrokerTime(nowMs);
+  const check = (time: number, path: string) => {
+    if (time <= latest) return;
+    throw badRequest(
+      `${path}: ${time} (${new Date(time * 1000).toISOString()} on the broker's clock) is later than the server's clock allows: ` +
+        `times are the broker's clock in seconds since 1970, at most ${BROKER_CLOCK_LEAD_S / 3600} hours ahead of UTC.`,
+    );
+  };
+  batch.accounts.forEach((a, i) => {
+    a.deals?.items.forEach((d, j) => check(d.time, `accounts.${i}.deals.items.${j}.time`));
+    a.positions?.open.forEach((p, j) => check(p.time, `accounts.${i}.positions.open.${j}.time`));
+  });
+}
+
 const price = (x: number | null) => (x === null ? null : roundTo(x, 6));
 /** What a deal row is judged by, as stored (prices to 6 places, money to the cent): a change in any rebooks it. */
 const fingerprint = (d: DealEntry) =>
@@ -48,6 +75,8 @@ export class Ingest {
   async apply(agent: Agent, batch: IngestBatch): Promise<IngestAnswer> {
     const replayed = await batchAnswer<IngestAnswer>(this.db, agent.id, batch.batch_id);
     if (replayed) return replayed;
+    const nowMs = this.now();
+    refuseFutureTimes(batch, nowMs);
     const mine = new Map((await agentAccounts(this.db, agent.id)).map((a) => [key(a.account, a.server), a]));
     const targets = batch.accounts.map((a) => {
       const account = mine.get(key(a.login, a.server));
@@ -55,7 +84,6 @@ export class Ingest {
       if (!account) throw forbidden(`Forbidden: this agent key is not scoped to the account ${a.login} on ${a.server}.`);
       return { report: a, account };
     });
-    const nowMs = this.now();
     const skew = Math.round((nowMs - batch.sent_at) / 100) / 10;
     return this.ledger.write(async (tx) => {
       // Batches of one agent are applied one at a time, in order.

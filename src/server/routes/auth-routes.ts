@@ -5,7 +5,7 @@ import { ChangePasswordBody, ChangePasswordResponse, LoginBody, LoginResponse, W
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import type { AuthConfig } from '#server/config.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
-import { decoyHash, hashPassword, verifyPassword } from '#server/auth/password.ts';
+import { decoyHash, verifyPassword } from '#server/auth/password.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { HttpError } from '#server/http/errors.ts';
 
@@ -105,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, a
     {
       schema: {
         body: ChangePasswordBody,
-        response: { 200: ChangePasswordResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
+        response: { 200: ChangePasswordResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request) => {
@@ -117,14 +117,14 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, a
       } catch (res) {
         throw tooMany(res);
       }
-      const user = await store.findUser(caller.username);
-      if (!user || !(await verifyPassword(current_password, user.password_hash))) {
-        throw new HttpError(403, 'Forbidden: the current password is wrong.');
-      }
+      const changed = await store.changePassword(caller.username, current_password, new_password);
+      if (changed.outcome === 'wrong') throw new HttpError(403, 'Forbidden: the current password is wrong.');
       await perPair.delete(pairKey);
-      await store.setPasswordHash(user.id, await hashPassword(new_password));
-      const apiKey = await store.createSession(user.id);
-      request.log.info({ user: user.username }, 'password changed: every other session ended');
+      if (changed.outcome === 'conflict') {
+        throw new HttpError(409, 'Your password was changed by another request meanwhile: sign in again with the new password.');
+      }
+      const apiKey = await store.createSession(changed.userId);
+      request.log.info({ user: caller.username }, 'password changed: every other session ended');
       return { message: 'Password changed. You are signed out everywhere else.', data: { api_key: apiKey } };
     },
   );

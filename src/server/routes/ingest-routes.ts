@@ -5,7 +5,7 @@ import { agentOf } from '#server/auth/guard.ts';
 import { agentAccounts } from '#server/db/agents-repo.ts';
 import { answerCommand, takePending } from '#server/db/commands-repo.ts';
 import type { Database } from '#server/db/database.ts';
-import { notFound } from '#server/http/errors.ts';
+import { HttpError, notFound } from '#server/http/errors.ts';
 import type { AgentBroker } from '#server/ingest/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 
@@ -75,7 +75,9 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
     {
       config: { agent: true },
       schema: {
-        description: "The terminal's answer to a command it was handed: done, rejected (with its message), not_found or expired. Answered once.",
+        description:
+          "The terminal's answer to a command it was handed: done, rejected (with its message), not_found or expired. Answered once. " +
+          "Past the command's expires_at only 'expired' is taken: any other answer is 409 and the command stays expired.",
         params: CommandParams,
         body: CommandAnswer,
         response: { 200: MessageResponse, ...errors },
@@ -83,10 +85,18 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
     },
     async (request) => {
       const agent = agentOf(request);
-      const row = await answerCommand(db, agent.id, request.params.id, request.body.state, request.body.message ?? null, new Date());
-      if (!row) throw notFound(`No command ${request.params.id} is awaiting this agent's answer.`);
+      const { state } = request.body;
+      const answered = await answerCommand(db, agent.id, request.params.id, state, request.body.message ?? null, new Date());
+      if (!answered) throw notFound(`No command ${request.params.id} is awaiting this agent's answer.`);
+      const { row, late } = answered;
       await agents.answered(row.id);
-      return { message: `Command ${row.id} recorded as ${request.body.state}.` };
+      if (late) {
+        throw new HttpError(
+          409,
+          `Command ${row.id} expired at ${row.expires_at.toISOString()}: it cannot be answered '${state}' now (a command past its expiry is not run; answer 'expired').`,
+        );
+      }
+      return { message: `Command ${row.id} recorded as ${state}.` };
     },
   );
 };

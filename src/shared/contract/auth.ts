@@ -34,9 +34,11 @@ export type WsTicketResponse = z.infer<typeof WsTicketResponse>;
  * POST /api/account/password: the caller's new password. Every session of the user ends (other
  * devices and their sockets included); the answer carries a fresh key for this device.
  */
-export const ChangePasswordBody = z.strictObject({
-  current_password: requiredString('current_password', 1000),
-  new_password: requiredString('new_password', 1000).min(10, 'new_password must have at least 10 characters'),
-});
+export const ChangePasswordBody = z
+  .strictObject({
+    current_password: requiredString('current_password', 1000),
+    new_password: requiredString('new_password', 1000).min(10, 'new_password must have at least 10 characters'),
+  })
+  .refine((b) => b.new_password !== b.current_password, { path: ['new_password'], message: 'new_password must differ from the current password' });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 export const ChangePasswordResponse = z.object({ message: z.string(), data: z.object({ api_key: z.string() }) });

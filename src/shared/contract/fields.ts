@@ -19,13 +19,14 @@ export const RebatePortfolioParam = z.enum([...portfolioValues, 'All'], {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * A client's text field: 1..max characters and no control character (U+0000–U+001F, U+007F–U+009F).
+ * A client's text field: 1..max characters (0..max with `allowEmpty`) and no control character
+ * (U+0000–U+001F, U+007F–U+009F).
  * PostgreSQL refuses NUL in text, and no name, login or symbol holds a control character.
  */
-export function Text(field: string, max: number) {
+export function Text(field: string, max: number, { allowEmpty = false }: { allowEmpty?: boolean } = {}) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
-    .min(1, `${field} must not be empty`)
+    .min(allowEmpty ? 0 : 1, `${field} must not be empty`)
     .max(max, `${field} is too long (at most ${max} characters)`)
     .regex(/^[^\p{Cc}]*$/u, `${field} must not contain control characters`)
     // A lone surrogate (\ud800) is no character: PostgreSQL cannot store it in text or JSON.

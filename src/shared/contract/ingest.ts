@@ -15,12 +15,33 @@ export const MAX_ACCOUNTS_PER_BATCH = 20;
 export const MAX_QUOTES_PER_BATCH = 500;
 /** A batch whose clock is further than this from the server's is answered with `clock_skew_flagged`. */
 export const CLOCK_SKEW_LIMIT_S = 60;
+/**
+ * `sent_at` is epoch milliseconds of this era: from 2000-01-01 to 2099-12-31 (UTC). 0, seconds or
+ * microseconds are refused; a clock wrong by years within it is taken and flagged.
+ */
+export const SENT_AT_MIN_MS = Date.UTC(2000, 0, 1);
+export const SENT_AT_MAX_MS = Date.UTC(2100, 0, 1) - 1;
+/**
+ * How far a broker time (`time`) may be ahead of the server's clock: the broker's clock runs up to
+ * 14 hours ahead of UTC (UTC+14), and an hour more for clocks that are off.
+ */
+export const BROKER_CLOCK_LEAD_S = 15 * 3600;
+
+/** The latest broker time a batch may carry when the server's clock reads `nowMs`. */
+export function latestBrokerTime(nowMs: number): number {
+  return Math.floor(nowMs / 1000) + BROKER_CLOCK_LEAD_S;
+}
 
 const Money = z.number().finite().min(-1e12).max(1e12);
 const Price = z.number().finite().min(0).max(1e9);
-const Volume = z.number().finite().positive().max(1e9);
-/** Broker server time as the terminal shows it, in seconds since 1970 (not UTC: see utc_offset_minutes). */
-const BrokerTime = z.number().int().min(0).max(32_503_680_000);
+/** Lots, kept to 4 decimal places: an open position holds at least 0.0001 lot. */
+const Volume = z.number().finite().min(0.0001, 'volume must be at least 0.0001 lot').max(1e9);
+/**
+ * Broker server time as the terminal shows it, in seconds since 1970 (not UTC: see utc_offset_minutes).
+ * The server also refuses one past latestBrokerTime (it needs its clock, so it checks that itself).
+ */
+const BROKER_TIME = "time must be the broker's clock in seconds since 1970";
+const BrokerTime = z.number({ error: BROKER_TIME }).int(BROKER_TIME).min(0, BROKER_TIME).max(32_503_680_000, BROKER_TIME);
 const Ticket = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** MetaTrader gives 0 for a stop loss or take profit that is not set. */
 const Stop = Price;
@@ -52,7 +73,7 @@ export const IngestPosition = z.strictObject({
   swap: Money,
   commission: Money.optional(),
   time: BrokerTime,
-  comment: z.string().max(64).optional(),
+  comment: Text('comment', 64, { allowEmpty: true }).optional(),
   /** A copy: the `master_position_id` of the open command that made it (keep it, e.g. in the comment). */
   copy_of: Ticket.optional(),
 });
@@ -71,18 +92,35 @@ export const IngestDeal = z.strictObject({
   time: BrokerTime,
   type: z.number().int().min(0).max(20),
   entry: DealEntryType,
-  symbol: z.string().max(32),
+  /** Empty for balance operations. */
+  symbol: Text('symbol', 32, { allowEmpty: true }),
   volume: z.number().finite().min(0).max(1e9),
   price: Price,
   commission: Money,
   fee: Money.default(0),
   swap: Money,
   profit: Money,
-  comment: z.string().max(64).optional(),
+  comment: Text('comment', 64, { allowEmpty: true }).optional(),
 });
 export type IngestDeal = z.infer<typeof IngestDeal>;
 
 export const IngestQuote = z.strictObject({ symbol: Text('symbol', 32), bid: Price, ask: Price });
+
+/** Adds an issue at each later occurrence of a key already seen ("ticket 13 is given twice in …"). */
+function refuseDuplicates<T>(
+  ctx: z.RefinementCtx,
+  items: readonly T[],
+  keyOf: (item: T) => string | number,
+  path: (index: number) => PropertyKey[],
+  what: (item: T) => string,
+): void {
+  const seen = new Set<string | number>();
+  items.forEach((item, i) => {
+    const k = keyOf(item);
+    if (seen.has(k)) ctx.addIssue({ code: 'custom', path: path(i), message: what(item) });
+    seen.add(k);
+  });
+}
 
 export const IngestAccount = z.strictObject({
   /** The account's login and server, as registered by an operator. */
@@ -106,8 +144,16 @@ export const IngestAccount = z.strictObject({
     })
     .optional(),
   quotes: z.array(IngestQuote).max(MAX_QUOTES_PER_BATCH).optional(),
+}).superRefine((account, ctx) => {
+  // A batch is one state of the account: one deal per ticket, one position per identifier.
+  refuseDuplicates(ctx, account.deals?.items ?? [], (d) => d.ticket, (i) => ['deals', 'items', i, 'ticket'],
+    (d) => `ticket ${d.ticket} is given twice in this batch's deals`);
+  refuseDuplicates(ctx, account.positions?.open ?? [], (p) => p.identifier, (i) => ['positions', 'open', i, 'identifier'],
+    (p) => `identifier ${p.identifier} is given twice in this batch's open positions`);
 });
 export type IngestAccount = z.infer<typeof IngestAccount>;
+
+const SENT_AT = "sent_at must be the agent's clock in UTC epoch milliseconds (2000 to 2099), e.g. 1795000000000: not 0, seconds or microseconds";
 
 export const IngestBatch = z.strictObject({
   /** The agent's session: a new one (a restart) starts its sequence again and sends a full snapshot. */
@@ -118,9 +164,16 @@ export const IngestBatch = z.strictObject({
   batch_id: z.uuid({ error: 'batch_id must be a UUID' }),
   /** Broker server time − UTC, in minutes (changes with daylight saving). */
   utc_offset_minutes: z.number().int().min(-720).max(840),
-  /** The agent's clock (UTC, epoch ms) when it sent the batch. */
-  sent_at: z.number().int().min(0),
+  /** The agent's clock (UTC, epoch ms) when it sent the batch: SENT_AT_MIN_MS … SENT_AT_MAX_MS. */
+  sent_at: z
+    .number({ error: SENT_AT })
+    .int(SENT_AT)
+    .min(SENT_AT_MIN_MS, SENT_AT)
+    .max(SENT_AT_MAX_MS, SENT_AT),
   accounts: z.array(IngestAccount).max(MAX_ACCOUNTS_PER_BATCH),
+}).superRefine((batch, ctx) => {
+  refuseDuplicates(ctx, batch.accounts, (a) => JSON.stringify([a.login, a.server]), (i) => ['accounts', i],
+    (a) => `the account ${a.login} on ${a.server} is given twice in this batch`);
 });
 export type IngestBatch = z.infer<typeof IngestBatch>;
 
@@ -160,6 +213,6 @@ export const CommandsResponse = z.object({ commands: z.array(AgentCommand) });
 export const CommandAnswer = z.strictObject({
   state: z.enum(['done', 'rejected', 'not_found', 'expired']),
   /** The terminal's own words (its error for a refusal). */
-  message: z.string().max(500).optional(),
+  message: Text('message', 500, { allowEmpty: true }).optional(),
 });
 export const CommandParams = z.strictObject({ id: z.uuid({ error: 'id must be a command UUID' }) });
