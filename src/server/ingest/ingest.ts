@@ -18,7 +18,7 @@ import type { Ledger } from '#server/ledger/ledger.ts';
 import { cashFlowEntry, tradeEntry, type CashFlow, type ClosedTrade } from '#server/ledger/rules.ts';
 import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
-import { agentRebate, cashFlows, categoryOf, roundTrips, type BrokerDeal } from './mt5-books.ts';
+import { agentRebate, cashFlows, categoryOf, roundTrips, symbolNamer, type BrokerDeal } from './mt5-books.ts';
 
 export interface Agent {
   id: number;
@@ -112,7 +112,7 @@ export class Ingest {
     at: Date,
   ): Promise<IngestAnswer['applied']> {
     const names = await symbolMap(tx, account.broker_id);
-    const canonical = (symbol: string) => names.get(symbol) ?? symbol;
+    const canonical = symbolNamer(names);
     const toUtc = (brokerTime: number) => brokerTime - utcOffsetMinutes * 60;
     const applied = { positions: 0, deals: 0, deleted: 0 };
 
@@ -231,7 +231,7 @@ export class Ingest {
         throw badRequest(`The account ${account.account} is fed by the simulated market: statements import into real accounts only.`);
       }
       const names = await symbolMap(tx, account.broker_id);
-      const step = await this.applyDeals(tx, account, deals, [], (s) => names.get(s) ?? s, (t) => t - utcOffsetMinutes * 60);
+      const step = await this.applyDeals(tx, account, deals, [], symbolNamer(names), (t) => t - utcOffsetMinutes * 60);
       return { added: step.added, updated: step.updated, unchanged: step.unchanged };
     });
   }

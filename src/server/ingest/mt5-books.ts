@@ -1,5 +1,5 @@
 import { cents } from '#shared/analytics/stats.ts';
-import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import { categoryOfSymbol, canonicalSymbol } from '#shared/domain/instruments.ts';
 import { DEAL_TYPE } from '#shared/contract/ingest.ts';
 import type { RebateEntry } from '#server/ledger/books.ts';
 import { monthOf } from '#server/ledger/calendar.ts';
@@ -21,8 +21,17 @@ export interface BrokerDeal {
   time: number;
 }
 
-const FOREX = new Set<string>(FOREX_PAIRS);
-export const categoryOf = (symbol: string): 'Forex' | 'Equities' => (FOREX.has(symbol) ? 'Forex' : 'Equities');
+/** The product's market of a symbol (docs/instruments.md). */
+export const categoryOf = categoryOfSymbol;
+
+/**
+ * A broker's symbol names → ours: the operator's symbol map first (`npm run admin -- symbol map`),
+ * else the classifier's canonical name (`audusd` → AUDUSD, `EURUSD.m` → EURUSD).
+ */
+export const symbolNamer =
+  (map: ReadonlyMap<string, string>) =>
+  (symbol: string): string =>
+    map.get(symbol) ?? canonicalSymbol(symbol);
 const isTrade = (d: BrokerDeal) => d.type === DEAL_TYPE.buy || d.type === DEAL_TYPE.sell;
 const sideOf = (d: BrokerDeal): 'Buy' | 'Sell' => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
 const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 'Buy');
