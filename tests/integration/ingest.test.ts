@@ -214,7 +214,7 @@ describe.each(BACKENDS)('Ingest API v1 with fake terminals (%s)', (backend) => {
     expect(await balance()).toBeCloseTo(before - 1_000, 2);
   });
 
-  it("books a deposit, and an agent commission deal on its month's rebate row", async () => {
+  it("books a deposit, and an agent commission deal on the balance and its month's rebate row", async () => {
     const before = await balance();
     const t = brokerTime('2026-11-20T07:00:00Z', terminal.offset);
     const rebateBefore = await one<{ r: number }>(
@@ -233,9 +233,12 @@ describe.each(BACKENDS)('Ingest API v1 with fake terminals (%s)', (backend) => {
       }),
     );
     expect(res.status).toBe(200);
-    expect(await balance()).toBeCloseTo(before + 5_000, 2);
+    // MT5 credits the agent commission to the balance, as it does a deposit.
+    expect(await balance()).toBeCloseTo(before + 5_000 + 42.5, 2);
     const deposit = await one<{ kind: string; amount: number }>("SELECT kind, amount FROM deals WHERE account_id = $1 AND ticket = 31", [accountId]);
     expect(deposit).toEqual({ kind: 'deposit', amount: 5_000 });
+    const credited = await one<{ kind: string; amount: number }>('SELECT kind, amount FROM deals WHERE account_id = $1 AND ticket = 32', [accountId]);
+    expect(credited).toEqual({ kind: 'rebate', amount: 42.5 });
     const rebate = await one<{ r: number }>("SELECT total_rebate AS r FROM rebates WHERE account_id = $1 AND month = '2026-11-01'", [accountId]);
     expect(rebate.r).toBeCloseTo(rebateBefore.r + 42.5, 2);
   });

@@ -74,6 +74,7 @@ export const position: Position = {
   profit: 50,
   profit_currency: 45,
   fee_currency: 0,
+  commission_currency: 0,
   swap_currency: 0,
   sl: null,
   tp: null,

@@ -31,9 +31,11 @@ export interface Series {
 /**
  * The performance series of an account over a period: history before `from` is folded into the
  * opening balance so the balance series stays true; growth, profit, drawdown and volume restart at `from`.
+ * Cash flows are in every group; trades and rebates credited only where `keep` takes them (a rebate
+ * has no market: it is in the account's whole series, not in its Forex or Equities ones).
  */
 export function seriesOf(deals: readonly DealRecord[], from: number | undefined, keep: (d: DealRecord) => boolean): Series {
-  const ledger = toLedger(deals.filter((d) => d.kind !== 'trade' || keep(d)));
+  const ledger = toLedger(deals.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal' || keep(d)));
   const start = from ?? -Infinity;
   const opening = ledger.filter((e) => e.time < start).reduce((s, e) => s + e.net, 0);
   const inPeriod = ledger.filter((e) => e.time >= start);

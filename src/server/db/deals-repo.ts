@@ -2,10 +2,16 @@ import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
-/** A row of the deals table: a closed trade or a cash flow. */
+/**
+ * What a deal row is: a closed trade, a cash flow, or a rebate credited to the balance (an MT5 agent
+ * commission deal). The money of a trade is its `net`; of the others, `amount`.
+ */
+export type DealKind = 'trade' | 'deposit' | 'withdrawal' | 'rebate';
+
+/** A row of the deals table: a closed trade, a cash flow or a rebate credited. */
 export interface DealEntry {
   accountId: number;
-  kind: 'trade' | 'deposit' | 'withdrawal';
+  kind: DealKind;
   symbol: string | null;
   type: 'Buy' | 'Sell' | null;
   category: 'Forex' | 'Equities' | null;
@@ -19,8 +25,9 @@ export interface DealEntry {
   swap: number;
   commission: number;
   fee: number;
+  /** A trade's rebate earned (simulated brokers: not on the balance); a rebate row's credit (= amount). */
   rebate: number;
-  /** profit + swap + commission + fee of a trade; 0 for a cash flow (its money is `amount`). */
+  /** profit + swap + commission + fee of a trade; 0 for a cash flow or a rebate (their money is `amount`). */
   net: number;
   mae: number | null;
   mfe: number | null;
@@ -54,7 +61,7 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
 
 /** A stored deal as the account screens read it. */
 export interface DealRecord {
-  kind: 'trade' | 'deposit' | 'withdrawal';
+  kind: DealKind;
   symbol: string | null;
   type: 'Buy' | 'Sell' | null;
   category: 'Forex' | 'Equities' | null;
@@ -85,19 +92,20 @@ export async function dealsOf(q: Queryable, accountId: number): Promise<DealReco
 export interface DealTotals {
   gross_profit: number;
   net_profit: number;
+  /** Σ fee (the broker's fees beside its commission). */
   total_fees: number;
   total_commission: number;
   total_swap: number;
+  /** Σ rebates: earned by the trades, and credited by the broker as deals of their own. */
   total_rebate: number;
 }
 
-/** Per account, the sums over all its closed trades. */
+/** Per account, the sums over all its closed trades, and its rebates. */
 export async function dealTotals(q: Queryable): Promise<Map<number, DealTotals>> {
   const rows = await q.query<DealTotals & { account_id: number }>(
-    `SELECT account_id, sum(profit) AS gross_profit, sum(net) AS net_profit,
-            sum(commission + fee) AS total_fees, sum(commission) AS total_commission, sum(swap) AS total_swap,
-            sum(rebate) AS total_rebate
-     FROM deals WHERE kind = 'trade' GROUP BY account_id`,
+    `SELECT account_id, sum(profit) AS gross_profit, sum(net) AS net_profit, sum(fee) AS total_fees,
+            sum(commission) AS total_commission, sum(swap) AS total_swap, sum(rebate) AS total_rebate
+     FROM deals WHERE kind IN ('trade', 'rebate') GROUP BY account_id`,
   );
   return new Map(rows.map(({ account_id, ...t }) => [account_id, t]));
 }
@@ -139,6 +147,15 @@ export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'
     [category],
   );
   return rows.map((r) => r.symbol);
+}
+
+/** An account's money movements, oldest first: each deal's time (epoch seconds) and what it did to the balance. */
+export async function balanceMoves(q: Queryable, accountId: number): Promise<{ at: number; money: number }[]> {
+  return q.query(
+    `SELECT extract(epoch FROM datetime)::bigint AS at, CASE WHEN kind = 'trade' THEN net ELSE amount END AS money
+     FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
+    [accountId],
+  );
 }
 
 /** Deal rows as DealEntry (the ledger's spelling), times as epoch seconds. */

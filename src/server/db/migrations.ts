@@ -330,6 +330,33 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 10,
+    name: 'rebates credited as deals; end-of-day NAV derived from the deals',
+    // The backfills run once, on rows written before the ledger booked agent commission deals and
+    // derived NAV (the rules themselves are ledger/books.ts's bookRebate and derivedNav): each agent
+    // commission deal stored becomes its rebate row (the balances already hold it: the terminals
+    // reported it), and each real account gets a derived NAV row for every past day from its first
+    // deal that has none, at its balance at that day's end.
+    sql: `
+      ALTER TABLE deals DROP CONSTRAINT deals_kind_check;
+      ALTER TABLE deals ADD CONSTRAINT deals_kind_check CHECK (kind IN ('trade', 'deposit', 'withdrawal', 'rebate'));
+      ALTER TABLE nav_snapshots ADD COLUMN derived BOOLEAN NOT NULL DEFAULT false;
+      INSERT INTO deals (account_id, kind, datetime, amount, rebate, ticket)
+        SELECT account_id, 'rebate', time_utc, profit, profit, ticket FROM broker_deals
+        WHERE type IN (10, 11) AND profit <> 0
+        ON CONFLICT DO NOTHING;
+      INSERT INTO nav_snapshots (account_id, day, balance, equity, taken_at, derived)
+        SELECT a.id, d.day, b.balance, b.balance, (d.day + 1)::timestamp AT TIME ZONE 'UTC', true
+        FROM accounts a
+        JOIN LATERAL (SELECT (min(datetime) AT TIME ZONE 'UTC')::date AS first FROM deals WHERE account_id = a.id) f ON f.first IS NOT NULL
+        CROSS JOIN LATERAL (SELECT g::date AS day FROM generate_series(f.first, (now() AT TIME ZONE 'UTC')::date - 1, interval '1 day') g) d
+        CROSS JOIN LATERAL (SELECT coalesce(sum(CASE WHEN kind = 'trade' THEN net ELSE amount END), 0) AS balance
+                            FROM deals WHERE account_id = a.id AND datetime < (d.day + 1)::timestamp AT TIME ZONE 'UTC') b
+        WHERE a.source = 'agent'
+        ON CONFLICT (account_id, day) DO NOTHING;
+    `,
+  },
+  {
     version: 11,
     name: 'user, agent and broker names unique regardless of case; a clock skew of any size the ingest API takes',
     // Names are kept as typed and compared with lower(): 'ADMIN' is the user 'admin'. A database that

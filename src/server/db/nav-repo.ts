@@ -14,20 +14,49 @@ export interface NavEntry {
   takenAt: number;
 }
 
-/** Stores end-of-day NAV rows; a day already stored for an account is kept as it was. */
+const navValues = (rows: readonly NavEntry[]) =>
+  rows.map((n) => [n.accountId, new Date(n.day * DAY_MS), n.balance, n.equity, new Date(n.takenAt * 1000)]);
+
+/**
+ * Stores end-of-day NAV rows taken live (at a day end): a row derived from the deals for that day is
+ * replaced; a live row already stored is kept as it was.
+ */
 export async function insertNav(q: Queryable, rows: readonly NavEntry[]): Promise<void> {
   await insertMany(
     q,
     'nav_snapshots',
     ['account_id', 'day', 'balance', 'equity', 'taken_at'],
-    rows.map((n) => [n.accountId, new Date(n.day * DAY_MS), n.balance, n.equity, new Date(n.takenAt * 1000)]),
-    'ON CONFLICT (account_id, day) DO NOTHING',
+    navValues(rows),
+    `ON CONFLICT (account_id, day) DO UPDATE SET balance = EXCLUDED.balance, equity = EXCLUDED.equity,
+       taken_at = EXCLUDED.taken_at, derived = false WHERE nav_snapshots.derived`,
   );
 }
 
-/** The last day with a NAV row (epoch day), or null. */
+/**
+ * Stores NAV rows derived from an account's deals: they replace derived rows of those days, never a
+ * row taken live. Derived rows before `firstDay` (the account's first deal now), or all of them
+ * when it has none, are removed.
+ */
+export async function saveDerivedNav(q: Queryable, accountId: number, rows: readonly NavEntry[], firstDay: number | null): Promise<void> {
+  await q.query(
+    firstDay === null
+      ? 'DELETE FROM nav_snapshots WHERE account_id = $1 AND derived'
+      : 'DELETE FROM nav_snapshots WHERE account_id = $1 AND derived AND day < $2',
+    firstDay === null ? [accountId] : [accountId, new Date(firstDay * DAY_MS)],
+  );
+  await insertMany(
+    q,
+    'nav_snapshots',
+    ['account_id', 'day', 'balance', 'equity', 'taken_at', 'derived'],
+    navValues(rows).map((values) => [...values, true]),
+    `ON CONFLICT (account_id, day) DO UPDATE SET balance = EXCLUDED.balance, equity = EXCLUDED.equity,
+       taken_at = EXCLUDED.taken_at WHERE nav_snapshots.derived`,
+  );
+}
+
+/** The last day with a NAV row taken live (epoch day), or null: the day ends a restart catches up from. */
 export async function lastNavDay(q: Queryable): Promise<number | null> {
-  const rows = await q.query<{ last: Date | null }>('SELECT max(day) AS last FROM nav_snapshots');
+  const rows = await q.query<{ last: Date | null }>('SELECT max(day) AS last FROM nav_snapshots WHERE NOT derived');
   const last = rows[0]?.last;
   return last ? Math.floor(last.getTime() / DAY_MS) : null;
 }
@@ -56,13 +85,15 @@ export interface NavRow {
   teiko_category: string;
   img_path: string;
   currency: string;
+  /** Derived from the deals (a past day before the account was watched), not taken live. */
+  derived: boolean;
 }
 
 /** The NAV rows of a month in a scope, by day, broker and account. */
 export async function navOfMonth(q: Queryable, scope: ScopeFilter, year: number, month: number): Promise<NavRow[]> {
   const rows = await q.query<Omit<NavRow, 'taken_at'> & { taken_at: Date }>(
     `SELECT a.account_id, extract(day FROM n.day)::int AS day, a.account_name, a.account, n.balance, n.equity,
-            b.broker_name, n.taken_at, a.teiko_category, b.img_path, a.currency
+            b.broker_name, n.taken_at, a.teiko_category, b.img_path, a.currency, n.derived
      FROM nav_snapshots n JOIN accounts a ON a.id = n.account_id JOIN brokers b ON b.id = a.broker_id
      WHERE a.teiko_category = ANY($1) AND n.day >= make_date($2, $3, 1) AND n.day < make_date($2, $3, 1) + interval '1 month'
      ORDER BY n.day, b.broker_name, a.account_name`,

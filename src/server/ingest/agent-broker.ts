@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { pipSize } from '#shared/analytics/excursions.ts';
+import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { eurRates } from '#shared/domain/fx.ts';
 import type { Database } from '#server/db/database.ts';
 import { listAccounts, listBrokers } from '#server/db/accounts-repo.ts';
@@ -31,7 +31,6 @@ import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
 import { Listeners } from '#server/market/listeners.ts';
 import { LocalBus, type Bus } from '#server/scale/bus.ts';
-import { categoryOf } from './mt5-books.ts';
 
 export interface AgentBrokerOptions {
   /** How often the accounts are watched (silence, margin level) and a day end looked for. */
@@ -54,10 +53,8 @@ type Quote = { symbol: string; bid: number; ask: number };
 
 /** What the rest of the server knows of a symbol a terminal reports. */
 export function instrumentOf(symbol: string): InstrumentInfo {
-  if (categoryOf(symbol) === 'Forex') {
-    return { symbol, category: 'Forex', quote: symbol.slice(3, 6), contract: 100_000, pip: pipSize(symbol), digits: symbol.endsWith('JPY') ? 3 : 5, exchange: null };
-  }
-  return { symbol, category: 'Equities', quote: 'USD', contract: 1, pip: 0.01, digits: 2, exchange: null };
+  const { category, quote, contract, pip, digits } = instrumentSpec(symbol);
+  return { symbol, category, quote, contract, pip, digits, exchange: null };
 }
 
 /**

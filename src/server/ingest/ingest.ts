@@ -8,7 +8,7 @@ import {
   type IngestDeal,
 } from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
-import { accountBroker, readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
+import { accountBroker, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
 import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
 import {
   brokerDealsByTickets,
@@ -21,12 +21,11 @@ import {
 import { removeReportedPositions, upsertReportedPositions, type ReportedPosition } from '#server/db/positions-repo.ts';
 import { symbolMap } from '#server/db/symbol-map-repo.ts';
 import { badRequest, forbidden, HttpError } from '#server/http/errors.ts';
-import type { RebateEntry } from '#server/ledger/books.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
-import { cashFlowEntry, tradeEntry, type CashFlow, type ClosedTrade } from '#server/ledger/rules.ts';
+import { entryOf, type BookEvent } from '#server/ledger/rules.ts';
 import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
-import { agentRebate, cashFlows, categoryOf, roundTrips, type BrokerDeal } from './mt5-books.ts';
+import { cashFlows, categoryOf, rebateCredits, roundTrips, symbolNamer } from './mt5-books.ts';
 
 export interface Agent {
   id: number;
@@ -140,7 +139,7 @@ export class Ingest {
     at: Date,
   ): Promise<IngestAnswer['applied']> {
     const names = await symbolMap(tx, account.broker_id);
-    const canonical = (symbol: string) => names.get(symbol) ?? symbol;
+    const canonical = symbolNamer(names);
     const toUtc = (brokerTime: number) => brokerTime - utcOffsetMinutes * 60;
     const applied = { positions: 0, deals: 0, deleted: 0 };
 
@@ -234,9 +233,8 @@ export class Ingest {
     await upsertBrokerDeals(tx, account.id, incoming);
     const current = await brokerDealsOfPositions(tx, account.id, [...positions]);
     const booked = await this.rebook(tx, account.id, {
-      before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before)],
-      after: [...roundTrips(account.id, current), ...cashFlows(account.id, incoming)],
-      rebates: { before, after: incoming, deleted },
+      before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before), ...rebateCredits(account.id, before)],
+      after: [...roundTrips(account.id, current), ...cashFlows(account.id, incoming), ...rebateCredits(account.id, incoming)],
     });
     return { added, updated: incoming.length - added - unchanged, unchanged, deleted: before.filter((d) => deleted.has(d.ticket)).length, booked };
   }
@@ -259,59 +257,34 @@ export class Ingest {
         throw badRequest(`The account ${account.account} is fed by the simulated market: statements import into real accounts only.`);
       }
       const names = await symbolMap(tx, account.broker_id);
-      const step = await this.applyDeals(tx, account, deals, [], (s) => names.get(s) ?? s, (t) => t - utcOffsetMinutes * 60);
+      const step = await this.applyDeals(tx, account, deals, [], symbolNamer(names), (t) => t - utcOffsetMinutes * 60);
       return { added: step.added, updated: step.updated, unchanged: step.unchanged };
     });
   }
 
   /**
-   * Books what changed between the round trips and cash flows the deals made before and make now:
-   * a row that is new is recorded, one that changed is taken back and recorded again, one that is
-   * gone is taken back. Agent commission deals move their month's rebate. Returns the rows booked.
+   * Books what changed between the round trips, cash flows and rebates credited that the deals made
+   * before and make now: a row that is new is recorded, one that changed is taken back and recorded
+   * again, one that is gone is taken back. Returns the rows booked.
    */
-  private async rebook(
-    tx: Queryable,
-    accountId: number,
-    change: {
-      before: (ClosedTrade | CashFlow)[];
-      after: (ClosedTrade | CashFlow)[];
-      rebates: { before: BrokerDeal[]; after: BrokerDeal[]; deleted: ReadonlySet<number> };
-    },
-  ): Promise<number> {
+  private async rebook(tx: Queryable, accountId: number, change: { before: BookEvent[]; after: BookEvent[] }): Promise<number> {
     const after = new Map(change.after.map((e) => [e.ticket!, e]));
     const tickets = [...new Set([...change.before.map((e) => e.ticket!), ...after.keys()])];
     const stored = new Map((await dealsByTickets(tx, accountId, tickets)).map((d) => [d.ticket!, d]));
     const takeBack: number[] = [];
-    const record: (ClosedTrade | CashFlow)[] = [];
+    const record: BookEvent[] = [];
     for (const ticket of tickets) {
       const next = after.get(ticket);
       const row = stored.get(ticket);
-      if (next && row && fingerprint('closedAt' in next ? tradeEntry(next) : cashFlowEntry(next)) === fingerprint(row)) continue;
+      if (next && row && fingerprint(entryOf(next)) === fingerprint(row)) continue;
       if (row) takeBack.push(ticket);
       if (next) record.push(next);
     }
     if (takeBack.length) await this.ledger.unrecord(tx, accountId, takeBack);
     if (record.length) await this.ledger.record(tx, record);
-
-    const [book] = await readBooks(tx, [accountId]);
-    const balance = book?.balance ?? 0;
-    const rebates: RebateEntry[] = [];
-    const old = new Map(change.rebates.before.map((d) => [d.ticket, d]));
-    for (const d of change.rebates.after) {
-      const was = old.get(d.ticket);
-      if (was) {
-        const back = agentRebate(accountId, was, -1, balance);
-        if (back) rebates.push(back);
-      }
-      const now = agentRebate(accountId, d, 1, balance);
-      if (now) rebates.push(now);
-    }
-    for (const ticket of change.rebates.deleted) {
-      const was = old.get(ticket);
-      const back = was ? agentRebate(accountId, was, -1, balance) : null;
-      if (back) rebates.push(back);
-    }
-    if (rebates.length) await this.ledger.rebates(tx, rebates);
+    // The earliest day the change touched: the derived NAV from there is made again.
+    const changedFrom = [...takeBack.map((t) => stored.get(t)!.at), ...record.map((e) => entryOf(e).at)].reduce((a, b) => Math.min(a, b), Infinity);
+    if (Number.isFinite(changedFrom)) await this.ledger.deriveNav(tx, accountId, changedFrom, this.now() / 1000);
     return record.length;
   }
 }

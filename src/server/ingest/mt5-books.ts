@@ -1,9 +1,7 @@
 import { cents } from '#shared/analytics/stats.ts';
-import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import { categoryOfSymbol, canonicalSymbol } from '#shared/domain/instruments.ts';
 import { DEAL_TYPE } from '#shared/contract/ingest.ts';
-import type { RebateEntry } from '#server/ledger/books.ts';
-import { monthOf } from '#server/ledger/calendar.ts';
-import type { CashFlow, ClosedTrade } from '#server/ledger/rules.ts';
+import type { CashFlow, ClosedTrade, RebateCredit } from '#server/ledger/rules.ts';
 
 /** A deal as the broker reported it, its symbol canonical and its time in UTC (epoch seconds). */
 export interface BrokerDeal {
@@ -21,8 +19,17 @@ export interface BrokerDeal {
   time: number;
 }
 
-const FOREX = new Set<string>(FOREX_PAIRS);
-export const categoryOf = (symbol: string): 'Forex' | 'Equities' => (FOREX.has(symbol) ? 'Forex' : 'Equities');
+/** The product's market of a symbol (docs/instruments.md). */
+export const categoryOf = categoryOfSymbol;
+
+/**
+ * A broker's symbol names → ours: the operator's symbol map first (`npm run admin -- symbol map`),
+ * else the classifier's canonical name (`audusd` → AUDUSD, `EURUSD.m` → EURUSD).
+ */
+export const symbolNamer =
+  (map: ReadonlyMap<string, string>) =>
+  (symbol: string): string =>
+    map.get(symbol) ?? canonicalSymbol(symbol);
 const isTrade = (d: BrokerDeal) => d.type === DEAL_TYPE.buy || d.type === DEAL_TYPE.sell;
 const sideOf = (d: BrokerDeal): 'Buy' | 'Sell' => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
 const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 'Buy');
@@ -123,8 +130,12 @@ export function cashFlows(accountId: number, deals: readonly BrokerDeal[]): Cash
     .map((d) => ({ accountId, ticket: d.ticket, at: d.time, amount: d.profit, rebalancing: false }));
 }
 
-/** MT5 agent commission deals (types 10 and 11): the introducing broker's rebate, on its month. */
-export function agentRebate(accountId: number, d: BrokerDeal, sign: 1 | -1, balance: number): RebateEntry | null {
-  if (d.type !== DEAL_TYPE.agentDaily && d.type !== DEAL_TYPE.agentMonthly) return null;
-  return { accountId, month: monthOf(d.time), lots: 0, rebate: sign * d.profit, balance };
+/**
+ * MT5 agent commission deals (types 10 daily and 11 monthly): the introducing broker's rebate, which
+ * MT5 credits to the balance, by their tickets.
+ */
+export function rebateCredits(accountId: number, deals: readonly BrokerDeal[]): RebateCredit[] {
+  return deals
+    .filter((d) => (d.type === DEAL_TYPE.agentDaily || d.type === DEAL_TYPE.agentMonthly) && d.profit !== 0)
+    .map((d) => ({ kind: 'rebate', accountId, ticket: d.ticket, at: d.time, amount: d.profit }));
 }

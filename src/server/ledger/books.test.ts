@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookCashFlow, bookTrade, endDay, endMonth, openBook, type Book } from './books.ts';
+import { bookCashFlow, bookRebate, bookTrade, derivedNav, endDay, endMonth, openBook, unbook, type Book } from './books.ts';
 import { DAY_S } from './calendar.ts';
 import type { ClosedTrade } from './rules.ts';
 
@@ -99,6 +99,64 @@ describe('a cash flow', () => {
     const after = bookCashFlow(b, { accountId: 7, at: SEP30, amount: -1_000, rebalancing: false }).book;
     expect(after.peak).toBe(9_000);
     expect(endDay(after, DAY, 9_000).alert).toBeNull();
+  });
+});
+
+describe('a rebate credited (MT5 agent commission)', () => {
+  const credit = { kind: 'rebate' as const, accountId: 7, at: SEP30 + 3600, amount: 12.3, ticket: 99 };
+
+  it('is a deal row of its own that moves the balance and carries the rebate', () => {
+    const step = bookRebate(book({ balance: 10_146.5 }), credit);
+    expect(step.deal).toMatchObject({ kind: 'rebate', amount: 12.3, rebate: 12.3, net: 0, ticket: 99, symbol: null });
+    expect(step.book.balance).toBe(10_158.8);
+  });
+
+  it("goes on its month's rebate row with no lots, with the balance after it", () => {
+    expect(bookRebate(book({ balance: 10_146.5 }), credit).rebate).toEqual({ accountId: 7, month: '2026-09-01', lots: 0, rebate: 12.3, balance: 10_158.8 });
+  });
+
+  it('is income: the high-water mark and the drawdown peak stay where they were', () => {
+    const after = bookRebate(book({ balance: 10_000, hwm: 10_000, peak: 10_000 }), credit).book;
+    expect(after.hwm).toBe(10_000);
+    expect(after.peak).toBe(10_000);
+  });
+
+  it('is taken back whole when the broker deletes it', () => {
+    const booked = bookRebate(book({ balance: 10_146.5 }), credit);
+    const back = unbook(booked.book, booked.deal);
+    expect(back.book.balance).toBe(10_146.5);
+    expect(back.rebate).toEqual({ accountId: 7, month: '2026-09-01', lots: 0, rebate: -12.3, balance: 10_146.5 });
+  });
+});
+
+describe('NAV derived from the deals', () => {
+  // Deposit 10 000 on Sep 28 at 09:00, +146.50 on Sep 29 at 12:00, nothing on Sep 30, +12.30 on Oct 1 at 08:00; today is Oct 2.
+  const moves = [
+    { at: SEP30 - 2 * DAY_S + 9 * 3600, money: 10_000 },
+    { at: SEP30 - DAY_S + 12 * 3600, money: 146.5 },
+    { at: SEP30 + DAY_S + 8 * 3600, money: 12.3 },
+  ];
+
+  it('writes every past day from the first deal at its end balance, equity = balance, taken at midnight', () => {
+    expect(derivedNav(7, moves, 0, DAY + 2)).toEqual([
+      { accountId: 7, day: DAY - 2, balance: 10_000, equity: 10_000, takenAt: SEP30 - DAY_S },
+      { accountId: 7, day: DAY - 1, balance: 10_146.5, equity: 10_146.5, takenAt: SEP30 },
+      { accountId: 7, day: DAY, balance: 10_146.5, equity: 10_146.5, takenAt: SEP30 + DAY_S },
+      { accountId: 7, day: DAY + 1, balance: 10_158.8, equity: 10_158.8, takenAt: SEP30 + 2 * DAY_S },
+    ]);
+  });
+
+  it('writes nothing for today, which has not ended', () => {
+    expect(derivedNav(7, moves, 0, DAY - 2)).toEqual([]);
+    expect(derivedNav(7, moves, 0, DAY - 1).map((n) => n.day)).toEqual([DAY - 2]);
+  });
+
+  it('starts at the day a late deal changed, counting the deals before it', () => {
+    expect(derivedNav(7, moves, DAY + 1, DAY + 2)).toEqual([{ accountId: 7, day: DAY + 1, balance: 10_158.8, equity: 10_158.8, takenAt: SEP30 + 2 * DAY_S }]);
+  });
+
+  it('writes nothing for an account without deals', () => {
+    expect(derivedNav(7, [], 0, DAY)).toEqual([]);
   });
 });
 

@@ -1,15 +1,17 @@
 import { adjustHwmForCashFlow, settleProfitSharing } from '#shared/analytics/rebates.ts';
 import { cents } from '#shared/analytics/stats.ts';
-import { DAY_S, endsMonth, monthOf } from './calendar.ts';
+import { DAY_S, dayOf, endsMonth, monthOf } from './calendar.ts';
 import {
   cashFlowEntry,
   DRAWDOWN_BREACH_PCT,
   DRAWDOWN_REARM_PCT,
   drawdownAlertMessage,
   profitSharingRate,
+  rebateEntry,
   tradeEntry,
   type CashFlow,
   type ClosedTrade,
+  type RebateCredit,
 } from './rules.ts';
 import type { Book } from '#server/db/accounts-repo.ts';
 import type { NewAlert } from '#server/db/alerts-repo.ts';
@@ -61,10 +63,28 @@ export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: De
 }
 
 /**
+ * A rebate credited (MT5 agent commission): on the balance as income (the high-water mark and the
+ * drawdown peak stay, as for a trade's result) and on its month's rebate row.
+ */
+export function bookRebate(book: Book, credit: RebateCredit): { book: Book; deal: DealEntry; rebate: RebateEntry } {
+  const deal = rebateEntry(credit);
+  const balance = cents(book.balance + deal.amount);
+  return {
+    book: { ...book, balance },
+    deal,
+    rebate: { accountId: book.accountId, month: monthOf(credit.at), lots: 0, rebate: deal.amount, balance },
+  };
+}
+
+/**
  * The broker deleted or changed a deal already booked: its effect is taken back (balance, high-water
- * mark and drawdown peak for a cash flow; lots and rebate off its month's row for a trade).
+ * mark and drawdown peak for a cash flow; lots and rebate off its month's row for a trade or a rebate).
  */
 export function unbook(book: Book, deal: DealEntry): { book: Book; rebate: RebateEntry | null } {
+  if (deal.kind === 'rebate') {
+    const balance = cents(book.balance - deal.amount);
+    return { book: { ...book, balance }, rebate: { accountId: book.accountId, month: monthOf(deal.at), lots: 0, rebate: -deal.amount, balance } };
+  }
   if (deal.kind === 'trade') {
     const balance = cents(book.balance - deal.net);
     return {
@@ -129,4 +149,31 @@ export function closeDay(
   if (!endsMonth(day)) return { ...closed, sharing: null };
   const settled = endMonth(closed.book, monthOf(day * DAY_S), equity);
   return { ...closed, book: settled.book, sharing: settled.sharing };
+}
+
+/**
+ * End-of-day NAV derived from an account's deals (docs/architecture.md, "NAV from the first deal"):
+ * for each day from `fromDay` (not before the first deal's) to the day before `today`, the balance at
+ * the day's end, which is also its equity (what was open at a past day's end is not known), taken at
+ * the day's end. `moves` are the deals' effects on the balance, oldest first.
+ */
+export function derivedNav(
+  accountId: number,
+  moves: readonly { at: number; money: number }[],
+  fromDay: number,
+  today: number,
+): NavEntry[] {
+  const first = moves[0];
+  if (!first) return [];
+  const start = Math.max(fromDay, dayOf(first.at));
+  const rows: NavEntry[] = [];
+  let balance = 0;
+  let i = 0;
+  for (let day = start; day < today; day++) {
+    const end = (day + 1) * DAY_S;
+    for (; i < moves.length && moves[i]!.at < end; i++) balance += moves[i]!.money;
+    const b = cents(balance);
+    rows.push({ accountId, day, balance: b, equity: b, takenAt: end });
+  }
+  return rows;
 }

@@ -1,11 +1,12 @@
 import type { Database, Queryable } from '#server/db/database.ts';
 import { readBooks, writeBooks } from '#server/db/accounts-repo.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
-import { deleteDealsByTickets, dealsByTickets, insertDeals } from '#server/db/deals-repo.ts';
-import { insertNav, lastNavDay } from '#server/db/nav-repo.ts';
+import { balanceMoves, deleteDealsByTickets, dealsByTickets, insertDeals } from '#server/db/deals-repo.ts';
+import { insertNav, lastNavDay, saveDerivedNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { bookCashFlow, bookTrade, closeDay, unbook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from './books.ts';
-import { marginAlert, silenceAlert, type CashFlow, type ClosedTrade, type DealEntry, type WatchedAccount } from './rules.ts';
+import { bookCashFlow, bookRebate, bookTrade, closeDay, derivedNav, unbook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from './books.ts';
+import { dayOf } from './calendar.ts';
+import { marginAlert, silenceAlert, type BookEvent, type DealEntry, type WatchedAccount } from './rules.ts';
 
 /** What the ledger needs to know of an account at a day end or a threshold check. */
 export type AccountFigures = WatchedAccount;
@@ -41,8 +42,8 @@ export class Ledger {
     return result;
   }
 
-  /** Closed trades and cash flows, in order; returns the accounts' balances after them. */
-  async record(tx: Queryable, events: readonly (ClosedTrade | CashFlow)[]): Promise<Map<number, number>> {
+  /** Closed trades, cash flows and rebates credited, in order; returns the accounts' balances after them. */
+  async record(tx: Queryable, events: readonly BookEvent[]): Promise<Map<number, number>> {
     if (events.length === 0) return new Map();
     const books = new Map((await readBooks(tx, [...new Set(events.map((e) => e.accountId))])).map((b) => [b.accountId, b]));
     const deals: DealEntry[] = [];
@@ -50,8 +51,8 @@ export class Ledger {
     for (const e of events) {
       const book = books.get(e.accountId);
       if (!book) throw new Error(`no account ${e.accountId}`);
-      if ('closedAt' in e) {
-        const step = bookTrade(book, e);
+      if ('closedAt' in e || 'kind' in e) {
+        const step = 'closedAt' in e ? bookTrade(book, e) : bookRebate(book, e);
         books.set(e.accountId, step.book);
         deals.push(step.deal);
         rebates.push(step.rebate);
@@ -88,9 +89,17 @@ export class Ledger {
     return rows.length;
   }
 
-  /** Rebates the broker paid as deals of their own (MT5 agent commission): added to their months' rows. */
-  async rebates(tx: Queryable, entries: readonly RebateEntry[]): Promise<void> {
-    await addRebates(tx, entries);
+  /**
+   * An account's deals changed from `fromS` on (a batch or a statement booked them): its end-of-day
+   * NAV rows of the past days from then are derived again from its deals, in the same transaction.
+   * Rows taken live stay as they are; deals of today change no past day.
+   */
+  async deriveNav(tx: Queryable, accountId: number, fromS: number, nowS: number): Promise<void> {
+    const today = dayOf(nowS);
+    if (dayOf(fromS) >= today) return;
+    const moves = await balanceMoves(tx, accountId);
+    const first = moves[0];
+    await saveDerivedNav(tx, accountId, derivedNav(accountId, moves, dayOf(fromS), today), first ? dayOf(first.at) : null);
   }
 
   /**

@@ -124,6 +124,23 @@ export interface CashFlow {
   ticket?: number;
 }
 
+/**
+ * The introducing broker's rebate paid into the account (an MT5 agent commission deal, types 10 and
+ * 11): income, like a trade's result, not a deposit (docs/architecture.md, "Rebates booked as deals").
+ */
+export interface RebateCredit {
+  kind: 'rebate';
+  accountId: number;
+  /** epoch seconds */
+  at: number;
+  amount: number;
+  /** The broker's ticket of the agent commission deal. */
+  ticket?: number;
+}
+
+/** What the ledger books: a closed trade, a cash flow or a rebate credited. */
+export type BookEvent = ClosedTrade | CashFlow | RebateCredit;
+
 /** The deal row of a closed trade: its net result and its excursions (DOMAIN.md). */
 export function tradeEntry(t: ClosedTrade): DealEntry {
   const ex =
@@ -156,6 +173,18 @@ export function tradeEntry(t: ClosedTrade): DealEntry {
     positionId: t.positionId ?? null,
     copyOf: t.copyOf ?? null,
   };
+}
+
+/** The deal row of a rebate credited: its money is `amount`, and `rebate` says the same (net is a trade's). */
+export function rebateEntry(r: RebateCredit): DealEntry {
+  return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'rebate', rebate: cents(r.amount) };
+}
+
+/** The deal row of any event the ledger books. */
+export function entryOf(e: BookEvent): DealEntry {
+  if ('closedAt' in e) return tradeEntry(e);
+  if ('kind' in e) return rebateEntry(e);
+  return cashFlowEntry(e);
 }
 
 /** The deal row of a cash flow. */

@@ -11,11 +11,12 @@ export interface ExcursionCache {
 export type GroupBy = 'symbol' | 'account' | 'broker';
 
 const finiteOrNull = (x: number | null | undefined): number | null => (x !== null && x !== undefined && Number.isFinite(x) ? x : null);
+const finiteOrZero = (x: number): number => (Number.isFinite(x) ? x : 0);
 
 /**
  * Rows of a live feed: the positions given, grouped per symbol and direction (and per account or broker),
- * with VWAP open price, breakeven (DOMAIN.md B1) and EUR totals. NaN and Infinity become null here,
- * before anything is serialised.
+ * with VWAP open price, breakeven (DOMAIN.md B1) and EUR totals (`fee_currency` the fees, `commission_currency`
+ * the commission). NaN and Infinity become null here, before anything is serialised.
  */
 export function aggregatePositions(
   snapshot: MarketSnapshot,
@@ -57,7 +58,8 @@ export function aggregatePositions(
     const inRowCurrency = (amount: number, from: string) => safely(amount, from, currency);
     const profit = legs.reduce((s, p, i) => s + inRowCurrency(p.profit, accounts[i]!.currency), 0);
     const profitEur = legs.reduce((s, p, i) => s + eur(p.profit, accounts[i]!.currency), 0);
-    const feeEur = legs.reduce((s, p, i) => s + eur(p.commission + p.fee, accounts[i]!.currency), 0);
+    const feeEur = legs.reduce((s, p, i) => s + eur(p.fee, accounts[i]!.currency), 0);
+    const commissionEur = legs.reduce((s, p, i) => s + eur(p.commission, accounts[i]!.currency), 0);
     const swapEur = legs.reduce((s, p, i) => s + eur(p.swap, accounts[i]!.currency), 0);
     const be = aggregateBreakeven(
       first.type,
@@ -86,12 +88,14 @@ export function aggregatePositions(
       time: Math.min(...legs.map((p) => p.opened_at)),
       price_open: roundTo(vwap, inst.digits + 1),
       price_current: roundTo(legs.reduce((s, p) => s + p.price_current * p.quantity, 0) / lots, inst.digits + 1),
-      quantity: roundTo(lots, 4),
-      quantity_currency: roundTo(eur(lots * inst.contract * vwap, inst.quote), 2),
-      profit: roundTo(profit, 2),
-      profit_currency: roundTo(profitEur, 2),
-      fee_currency: roundTo(feeEur, 2),
-      swap_currency: roundTo(swapEur, 2),
+      // Money and lots are rounded where the row is serialised (the Position schema).
+      quantity: finiteOrZero(lots),
+      quantity_currency: finiteOrZero(eur(lots * inst.contract * vwap, inst.quote)),
+      profit: finiteOrZero(profit),
+      profit_currency: finiteOrZero(profitEur),
+      fee_currency: finiteOrZero(feeEur),
+      commission_currency: finiteOrZero(commissionEur),
+      swap_currency: finiteOrZero(swapEur),
       sl: finiteOrNull(sl),
       tp: finiteOrNull(tp),
       breakeven: finiteOrNull(be?.breakeven),

@@ -1,6 +1,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import type { Position } from '#shared/contract/positions.ts';
+import { z } from 'zod';
+import { LiveMessage, type Position } from '#shared/contract/positions.ts';
 import { filterPositionsByPortfolio } from '#shared/domain/positions-filter.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { MarketSnapshot } from '#server/market/adapter.ts';
@@ -123,7 +124,8 @@ export class LiveHub {
   private message(snapshot: MarketSnapshot, sub: Subscription): string {
     this.computed++;
     const rows = feedRows(snapshot, sub, this.excursions);
-    return JSON.stringify({ type: 'snapshot', timestamp: snapshot.at, positionsAggregate: rows });
+    // Encoded through the contract, as an HTTP answer is: its figures are rounded there (money to the cent).
+    return JSON.stringify(z.encode(LiveMessage, { type: 'snapshot', timestamp: snapshot.at, positionsAggregate: rows }));
   }
 
   broadcast(snapshot: MarketSnapshot): void {

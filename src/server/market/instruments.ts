@@ -1,4 +1,4 @@
-import { pipSize } from '#shared/analytics/excursions.ts';
+import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { eurRates, usdValue } from '#shared/domain/fx.ts';
 import type { InstrumentInfo } from './adapter.ts';
@@ -55,35 +55,26 @@ const EQUITIES: readonly [string, number, number, string][] = [
 ];
 
 export const INSTRUMENTS: readonly Instrument[] = [
+  // Quote currency, contract size, pip and digits are the classifier's (docs/instruments.md).
   ...FOREX_PAIRS.map((symbol): Instrument => {
-    const jpy = symbol.endsWith('JPY');
+    const { quote, contract, pip, digits } = instrumentSpec(symbol);
     return {
       symbol,
       market: 'Forex',
       price: FX_LEVELS[symbol] ?? 1,
-      vol: jpy ? 0.1 : 0.075,
+      vol: symbol.endsWith('JPY') ? 0.1 : 0.075,
       base: symbol.slice(0, 3),
-      quote: symbol.slice(3),
-      contract: 100_000,
-      pip: pipSize(symbol),
-      digits: jpy ? 3 : 5,
+      quote,
+      contract,
+      pip,
+      digits,
       exchange: null,
     };
   }),
-  ...EQUITIES.map(
-    ([symbol, price, vol, exchange]): Instrument => ({
-      symbol,
-      market: 'Equities',
-      price,
-      vol,
-      base: symbol,
-      quote: 'USD',
-      contract: 1,
-      pip: 0.01,
-      digits: 2,
-      exchange,
-    }),
-  ),
+  ...EQUITIES.map(([symbol, price, vol, exchange]): Instrument => {
+    const { quote, contract, pip, digits } = instrumentSpec(symbol);
+    return { symbol, market: 'Equities', price, vol, base: symbol, quote, contract, pip, digits, exchange };
+  }),
 ];
 
 export const INSTRUMENT_BY_SYMBOL = new Map(INSTRUMENTS.map((i) => [i.symbol, i]));

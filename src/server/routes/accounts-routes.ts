@@ -11,7 +11,8 @@ import { ErrorResponse } from '#shared/contract/common.ts';
 import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
-import { cents } from '#shared/analytics/stats.ts';
+import { roundTo } from '#shared/analytics/stats.ts';
+import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { toEur as inEur } from '#shared/domain/fx.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { callerScope, scopeFor } from '#server/auth/scope.ts';
@@ -30,13 +31,18 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
+/** The Historical deal `type` of a row that is no trade (its category is 'Balance'). */
+const BALANCE_TYPES: Record<DealRecord['kind'], string> = { trade: '', deposit: 'Deposit', withdrawal: 'Withdrawal', rebate: 'Rebate' };
+
 const NO_DEALS: DealTotals = { gross_profit: 0, net_profit: 0, total_fees: 0, total_commission: 0, total_swap: 0, total_rebate: 0 };
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: BrokerAdapter | null; changes: Changes }> = async (
   app,
   { db, market, changes },
 ) => {
-  const eur = (amount: number, currency: string) => cents(inEur(amount, currency, market?.snapshot().rates ?? new Map()));
+  // Figures go out as computed: the response schemas round them (money to the cent, src/shared/contract/fields.ts).
+  const rates = () => market?.snapshot().rates ?? new Map<string, number>();
+  const eur = (amount: number, currency: string) => inEur(amount, currency, rates());
   // The answers below change only with the ledger's writes and the market's updates: each is made
   // once per generation and key (route, the scope's categories, the permissions it shows, the query).
   const answers = new AnswerCache(changes);
@@ -51,7 +57,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
         const balance = l?.balance ?? r.balance;
         const equity = l?.equity ?? r.equity;
         const margin = l?.margin ?? r.margin;
-        const pnl = cents(equity - balance);
+        const pnl = equity - balance;
         return {
           id: r.id,
           account_id: r.account_id,
@@ -128,9 +134,17 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
       if (!request.query.account) throw badRequest('Account is not provided.');
       const account = await findAccount(db, callerOf(request), request.query.account);
       const deals = await dealsOf(db, account.id);
-      return { max_drawdown_percentage: cents(maxDrawdownOf(deals)) };
+      return { max_drawdown_percentage: maxDrawdownOf(deals) };
     },
   );
+
+  /** A price in EUR (from its quote currency), to 6 decimals as prices are stored. */
+  const priceInEur = (price: number, symbol: string) => roundTo(eur(price, instrumentSpec(symbol).quote), 6);
+  /** What a quantity of lots is worth at a price, in EUR. */
+  const notionalInEur = (lots: number, price: number, symbol: string) => {
+    const spec = instrumentSpec(symbol);
+    return eur(lots * spec.contract * price, spec.quote);
+  };
 
   /** An account's deals from `from` on, newest first, with its statistics and series over the period. */
   const historicalDeals = (
@@ -148,10 +162,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
     const allSeries = seriesOf(all, from, () => true);
     const cur = account.currency;
     const last = <T extends { value: number }>(xs: T[]) => xs.at(-1)?.value ?? 0;
-    // Every cash flow moves the NAV, rebalancing ones too, so all of them are neutralised.
+    // Every cash flow moves the NAV, rebalancing ones too, so all of them are neutralised; a rebate
+    // credited is income, part of the return.
     const risk = riskStats({
       navs,
-      flows: all.filter((d) => d.kind !== 'trade').map((d) => ({ time: epoch(d.datetime), amount: d.amount })),
+      flows: all.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal').map((d) => ({ time: epoch(d.datetime), amount: d.amount })),
       from,
       tradeResults: trades.map((d) => d.net),
       cumulativeProfit: allSeries.profit.map((p) => p.value),
@@ -166,24 +181,25 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
             .reverse()
             .map((d) => ({
               symbol: d.symbol ?? '',
-              type: d.type ?? (d.kind === 'deposit' ? 'Deposit' : 'Withdrawal'),
+              type: d.type ?? BALANCE_TYPES[d.kind],
               category: d.category ?? 'Balance',
               server: account.server,
               currency: cur,
               login: account.account,
               open_price: d.open_price,
-              open_price_currency: d.open_price,
+              open_price_currency: d.open_price === null || d.symbol === null ? null : priceInEur(d.open_price, d.symbol),
               close_price: d.close_price,
               profit: d.kind === 'trade' ? d.profit : d.amount,
               profit_currency: eur(d.kind === 'trade' ? d.profit : d.amount, cur),
               swap: d.swap,
               swap_currency: eur(d.swap, cur),
               quantity: d.quantity,
-              quantity_currency: d.quantity,
+              quantity_currency: d.open_price === null || d.symbol === null ? 0 : notionalInEur(d.quantity, d.open_price, d.symbol),
               datetime: epoch(d.datetime),
               fee: d.fee,
-              fee_currency: eur(d.fee + d.commission, cur),
+              fee_currency: eur(d.fee, cur),
               commission: d.commission,
+              commission_currency: eur(d.commission, cur),
               rebate: rebates ? d.rebate : null,
               is_rebalancing: d.is_rebalancing,
             })),
@@ -269,6 +285,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
             currency: r.currency,
             balance_currency: eur(r.balance, r.currency),
             account_currency: r.currency,
+            derived: r.derived,
           })),
           available_dates: available,
         };

@@ -64,8 +64,8 @@ describe('slippage', () => {
 
   it('costs the distance times the contract and the size, in the account currency', () => {
     // 3 pips = 0.0003 × 100,000 × 0.5 lot = 15 USD = 13.50 EUR
-    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'Forex', 'USD', rates)).toBeCloseTo(15, 9);
-    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'Forex', 'EUR', rates)).toBeCloseTo(13.5, 9);
+    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'USD', rates)).toBeCloseTo(15, 9);
+    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'EUR', rates)).toBeCloseTo(13.5, 9);
   });
 });
 
@@ -178,7 +178,7 @@ describe('broker ranking', () => {
 
   it('leaves a cost unknown without the rate, rather than guess it', () => {
     const noRates = new Map([['EUR', 1]]);
-    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'Forex', 'EUR', noRates)).toBeNull();
+    expect(slippageMoney(0.0003, 0.5, 'EURUSD', 'EUR', noRates)).toBeNull();
     const [eurLeg, usdLeg] = currencyExposure([{ symbol: 'EURUSD', type: 'Buy', category: 'Forex', quantity: 1, price: 1.1 }], noRates);
     expect(eurLeg).toEqual({ currency: 'EUR', exposure: 100_000, exposure_eur: 100_000 });
     expect(usdLeg!.currency).toBe('USD');

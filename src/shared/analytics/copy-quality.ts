@@ -1,6 +1,6 @@
 import { copyLot } from '#shared/domain/copy-lot.ts';
 import { convert, type EurRates } from '#shared/domain/fx.ts';
-import { pipSize } from './excursions.ts';
+import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { growthSeries, type LedgerEntry } from './series.ts';
 import { mean } from './stats.ts';
 
@@ -48,7 +48,7 @@ export interface Slippage {
 const signed = (worseWhenHigher: boolean, master: number, follower: number) => (worseWhenHigher ? follower - master : master - follower);
 
 function slippage(price: number, symbol: string, category: Category): Slippage {
-  return { price, distance: category === 'Forex' ? price / pipSize(symbol) : price };
+  return { price, distance: category === 'Forex' ? price / instrumentSpec(symbol).pip : price };
 }
 
 /** Entry: a buy filled higher, or a sell filled lower, than the master's is worse. */
@@ -61,14 +61,14 @@ export function exitSlippage(type: Side, masterPrice: number, followerPrice: num
   return slippage(signed(type === 'Sell', masterPrice, followerPrice), symbol, category);
 }
 
-/** The currency an instrument's price is quoted in (forex: the pair's second currency; shares: USD). */
-export function quoteCurrency(symbol: string, category: Category): string {
-  return category === 'Forex' ? symbol.slice(3, 6) : 'USD';
+/** The currency an instrument's price is quoted in (docs/instruments.md). */
+export function quoteCurrency(symbol: string): string {
+  return instrumentSpec(symbol).quote;
 }
 
-/** Units per lot: 100,000 for forex, one share for equities (DOMAIN.md 'Forex units'). */
-export function contractSize(category: Category): number {
-  return category === 'Forex' ? 100_000 : 1;
+/** Units per lot (docs/instruments.md): 100,000 for a currency pair, ounces for a metal, one share, coin or index contract. */
+export function contractSize(symbol: string): number {
+  return instrumentSpec(symbol).contract;
 }
 
 /** An amount in another currency, or null when a rate is unknown (a terminal that sent no quotes). */
@@ -81,8 +81,8 @@ export function convertOrNull(amount: number, from: string, to: string, rates: E
 }
 
 /** What a price distance costs on a quantity, in `currency` (positive = a cost); null without the rate. */
-export function slippageMoney(price: number, quantity: number, symbol: string, category: Category, currency: string, rates: EurRates): number | null {
-  return convertOrNull(price * contractSize(category) * quantity, quoteCurrency(symbol, category), currency, rates);
+export function slippageMoney(price: number, quantity: number, symbol: string, currency: string, rates: EurRates): number | null {
+  return convertOrNull(price * contractSize(symbol) * quantity, quoteCurrency(symbol), currency, rates);
 }
 
 /** Master fill → follower fill in ms: the opening seconds apart, plus the difference of their execution times [ours]. */
@@ -188,7 +188,7 @@ export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
   const { master: m, follower: f } = link;
   const entry = entrySlippage(f.type, m.openPrice, f.openPrice, f.symbol, f.category);
   const exit = exitSlippage(f.type, m.closePrice, f.closePrice, f.symbol, f.category);
-  const cost = slippageMoney(entry.price + exit.price, f.quantity, f.symbol, f.category, ctx.currency, ctx.rates);
+  const cost = slippageMoney(entry.price + exit.price, f.quantity, f.symbol, ctx.currency, ctx.rates);
   return {
     symbol: f.symbol,
     type: f.type,
@@ -295,12 +295,13 @@ export function currencyExposure(positions: readonly ExposurePosition[], rates: 
   const addUnits = (currency: string, amount: number) => net.set(currency, (net.get(currency) ?? 0) + amount);
   for (const p of positions) {
     const sign = p.type === 'Buy' ? 1 : -1;
-    const units = p.quantity * contractSize(p.category);
-    if (p.category === 'Forex') {
-      addUnits(p.symbol.slice(0, 3), sign * units);
-      addUnits(p.symbol.slice(3, 6), -sign * units * p.price);
+    const spec = instrumentSpec(p.symbol);
+    const units = p.quantity * spec.contract;
+    if (spec.class === 'forex' || spec.class === 'metal') {
+      addUnits(spec.base!, sign * units);
+      addUnits(spec.quote, -sign * units * p.price);
     } else {
-      addUnits(quoteCurrency(p.symbol, p.category), sign * units * p.price);
+      addUnits(spec.quote, sign * units * p.price);
     }
   }
   const abs = (x: number | null) => (x === null ? -1 : Math.abs(x));

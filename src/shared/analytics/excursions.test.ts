@@ -9,6 +9,12 @@ describe('pipSize and toPips', () => {
     expect(pipSize('eurjpy.m')).toBe(0.01);
     expect(pipSize('EURUSD')).toBe(0.0001);
   });
+  it("is the classifier's for metals, indices and shares: gold 0.01, US30 one point, a share one cent", () => {
+    expect(pipSize('XAUUSD.m')).toBe(0.01);
+    expect(pipSize('US30')).toBe(1);
+    expect(pipSize('AAPL')).toBe(0.01);
+    expect(pips(1.25, 'AAPL')).toBe(125);
+  });
   it('converts a price distance', () => {
     expect(pips(0.0035, 'EURUSD')).toBe(35);
     expect(pips(0.35, 'USDJPY')).toBe(35);

@@ -1,3 +1,4 @@
+import { instrumentSpec } from '../domain/instruments.ts';
 import { mean, median, roundTo } from './stats.ts';
 
 type Direction = 'Buy' | 'Sell';
@@ -5,9 +6,9 @@ type Direction = 'Buy' | 'Sell';
 export const PIP_SIZE_JPY = 0.01;
 export const PIP_SIZE = 0.0001;
 
-/** Pip size: 0.01 for JPY pairs, else 0.0001 (DOMAIN.md Forex units). */
+/** Pip size of a broker's symbol (docs/instruments.md): 0.01 for JPY pairs, 0.0001 for other pairs, the table's for the rest. */
 export function pipSize(symbol: string): number {
-  return symbol.toUpperCase().includes('JPY') ? PIP_SIZE_JPY : PIP_SIZE;
+  return instrumentSpec(symbol).pip;
 }
 
 /** Price distance expressed in pips of `symbol`. */

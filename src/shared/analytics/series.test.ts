@@ -171,9 +171,37 @@ describe('accountSummary', () => {
       deposits: 0,
       withdrawals: 0,
       netProfit: 0,
+      rebates: 0,
       absoluteGainPct: 0,
       growthPct: 0,
       balance: 0,
     });
+  });
+});
+
+describe('a rebate credited (MT5 agent commission)', () => {
+  // Deposit 10 000; a trade +150 with commission −3.50 (net 146.50); the month's agent commission +12.30.
+  const entries: LedgerEntry[] = [
+    { time: 1, kind: 'deposit', net: 10_000 },
+    { time: 2, kind: 'trade', net: 146.5, volume: 1 },
+    { time: 3, kind: 'rebate', net: 12.3 },
+  ];
+
+  it('moves the balance: 10 158.80', () => {
+    expect(values(balanceSeries(entries))).toEqual([10_000, 10_146.5, 10_158.8]);
+  });
+
+  it('is income in the growth, not a deposit: 10 158.80 / 10 000 → 1.588 %', () => {
+    // As a deposit it would open a new sub-period and leave the growth at 1.465 %.
+    expect(values(growthSeries(entries)).at(-1)).toBeCloseTo(1.588, 10);
+  });
+
+  it('is no trading profit: the profit and volume series stay at the trade', () => {
+    expect(values(profitSeries(entries))).toEqual([146.5]);
+    expect(values(volumeSeries(entries))).toEqual([1]);
+  });
+
+  it('counts apart in the summary, and in the balance', () => {
+    expect(accountSummary(entries)).toMatchObject({ deposits: 10_000, netProfit: 146.5, rebates: 12.3, balance: 10_158.8 });
   });
 });

@@ -1,8 +1,12 @@
-/** One closed trade or cash flow on an account's ledger; `time` is epoch seconds. */
+/**
+ * One closed trade, cash flow or rebate credited on an account's ledger; `time` is epoch seconds. A
+ * rebate (the broker's IB commission paid into the account) is income: it moves the balance and the
+ * growth as a trade's result does, never splits the growth as a deposit would, and is no trading profit.
+ */
 export interface LedgerEntry {
   time: number;
-  kind: 'trade' | 'deposit' | 'withdrawal';
-  /** Trade: profit + swap + commission + fee. Deposit > 0, withdrawal < 0. */
+  kind: 'trade' | 'deposit' | 'withdrawal' | 'rebate';
+  /** Trade: profit + swap + commission + fee. Deposit > 0, withdrawal < 0. Rebate: the amount credited. */
   net: number;
   /** Lots, trades only. */
   volume?: number;
@@ -27,7 +31,10 @@ function netOf(entry: LedgerEntry): number {
   return Number.isFinite(entry.net) ? entry.net : 0;
 }
 
-/** Balance after each entry: deposits − withdrawals + Σ trade net (DOMAIN.md "Balance, equity, NAV"). */
+/** Deposits and withdrawals: the entries that split the growth into sub-periods. */
+export const isCashFlow = (entry: Pick<LedgerEntry, 'kind'>): boolean => entry.kind === 'deposit' || entry.kind === 'withdrawal';
+
+/** Balance after each entry: deposits − withdrawals + Σ trade net + Σ rebates credited (DOMAIN.md "Balance, equity, NAV"). */
 export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
   let balance = Number.isFinite(opening) ? opening : 0;
   return chronological(entries).map((e) => {
@@ -36,7 +43,10 @@ export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Poi
   });
 }
 
-/** Time-weighted return in percent after each entry, sub-periods split at every cash flow (GIPS; Myfxbook gain). */
+/**
+ * Time-weighted return in percent after each entry, sub-periods split at every deposit or withdrawal
+ * (GIPS; Myfxbook gain); a trade's result and a rebate credited are the sub-period's return.
+ */
 export function growthSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
   let balance = Number.isFinite(opening) ? opening : 0;
   let chain = 1; // product of the closed sub-periods' V_end / V_start
@@ -44,7 +54,7 @@ export function growthSeries(entries: readonly LedgerEntry[], opening = 0): Poin
   return chronological(entries).map((e) => {
     const before = balance;
     balance += netOf(e);
-    if (e.kind === 'trade') {
+    if (!isCashFlow(e)) {
       const current = start > 0 ? chain * (balance / start) : chain;
       return { timestamp: e.time, value: (current - 1) * 100 };
     }
@@ -123,6 +133,8 @@ export interface AccountSummary {
   withdrawals: number;
   /** Σ trade net (profit + swap + commission + fee). */
   netProfit: number;
+  /** Σ rebates credited to the balance. */
+  rebates: number;
   /** netProfit / deposits × 100; 0 without deposits. */
   absoluteGainPct: number;
   /** Time-weighted growth %, see growthSeries. */
@@ -135,9 +147,11 @@ export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary 
   let deposits = 0;
   let withdrawals = 0;
   let netProfit = 0;
+  let rebates = 0;
   for (const e of entries) {
     const net = netOf(e);
     if (e.kind === 'trade') netProfit += net;
+    else if (e.kind === 'rebate') rebates += net;
     else if (e.kind === 'deposit') deposits += Math.abs(net);
     else withdrawals += Math.abs(net);
   }
@@ -146,8 +160,9 @@ export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary 
     deposits,
     withdrawals,
     netProfit,
+    rebates,
     absoluteGainPct: deposits > 0 ? (netProfit / deposits) * 100 : 0,
     growthPct: growth.at(-1)?.value ?? 0,
-    balance: deposits - withdrawals + netProfit,
+    balance: deposits - withdrawals + netProfit + rebates,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClosedTrade } from './trade-stats.ts';
-import { netResult, tradeStats } from './trade-stats.ts';
+import { netResult, tradeStats, tradingCosts } from './trade-stats.ts';
 
 const trade = (type: ClosedTrade['type'], profit: number, extra: Partial<ClosedTrade> = {}): ClosedTrade => ({
   type,
@@ -91,5 +91,12 @@ describe('tradeStats', () => {
     expect(s.average_loss).toBe(-20);
     expect(s.longs_won).toBe(0);
     expect(s.shorts_won).toBe(0);
+  });
+});
+
+describe('trading costs (the Account info panel\'s Fees)', () => {
+  it('adds the commission and the fees, which accounts/info keeps apart', () => {
+    // commission −3.50 − 1.75, fee −0.20: costs −5.45
+    expect(tradingCosts({ total_commission: -5.25, total_fees: -0.2 })).toBe(-5.45);
   });
 });

@@ -1,4 +1,4 @@
-import { sum } from './stats.ts';
+import { cents, sum } from './stats.ts';
 
 export interface ClosedTrade {
   /** Opening direction. */
@@ -32,6 +32,14 @@ const orZero = (x: number): number => (Number.isFinite(x) ? x : 0);
 /** Net result of a closed trade: profit + swap + commission + fee (DOMAIN.md, ours). */
 export function netResult(t: ClosedTrade): number {
   return orZero(t.profit) + orZero(t.swap) + orZero(t.commission) + orZero(t.fee);
+}
+
+/**
+ * An account's trading costs, what the Account info panel shows as 'Fees': its commission and its
+ * fees (accounts/info keeps them apart, `total_commission` and `total_fees`).
+ */
+export function tradingCosts(account: { total_commission: number; total_fees: number }): number {
+  return cents(orZero(account.total_commission) + orZero(account.total_fees));
 }
 
 function percent(part: number, whole: number): number {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BoolParam, EpochSeconds, NullableNum, Num, PortfolioParam, Text } from './fields.ts';
+import { BoolParam, EpochSeconds, Measure, Money, Percent, PortfolioParam, Text } from './fields.ts';
 
 /** GET /api/brokers/accounts/info query. `portfolio` (ours) narrows to one authorised portfolio. */
 export const AccountsInfoQuery = z.strictObject({
@@ -8,9 +8,10 @@ export const AccountsInfoQuery = z.strictObject({
 });
 
 /**
- * Account (SPEC §3) plus the figures of the Account info panel. Money is in the account currency;
- * `balance_currency` is the balance in EUR (the portfolio reporting currency). `total_rebate` is null
- * for callers without read_rebate.
+ * Account (SPEC §3) plus the figures of the Account info panel; each field's meaning is in
+ * docs/architecture.md ("API decisions"). Money is in the account currency; the `*_currency` figures
+ * are the same amounts in EUR (the portfolio reporting currency). `total_rebate` is null for callers
+ * without read_rebate.
  */
 export const Account = z.object({
   id: z.number().int(),
@@ -20,29 +21,34 @@ export const Account = z.object({
   broker_name: z.string(),
   img_path: z.string(),
   teiko_category: z.string(),
-  balance: Num,
-  equity: Num,
-  equity_perc: Num,
-  pnl: Num,
-  ping: Num,
-  total_fees: Num,
-  total_swap: Num,
+  balance: Money,
+  equity: Money,
+  /** Floating P/L in % of the balance. */
+  equity_perc: Percent,
+  /** Floating P/L: equity − balance. */
+  pnl: Money,
+  /** Milliseconds. */
+  ping: Measure,
+  /** Σ fee of the closed trades (the broker's fees; commission is total_commission). */
+  total_fees: Money,
+  total_swap: Money,
   currency: z.string(),
   last_update: EpochSeconds,
   account_currency: z.string(),
-  balance_currency: Num,
+  balance_currency: Money,
   /** Ours: equity and floating P/L in EUR, so a portfolio's accounts add up. */
-  equity_currency: Num,
-  pnl_currency: Num,
+  equity_currency: Money,
+  pnl_currency: Money,
   server: z.string(),
   server_name: z.string(),
   is_master: z.boolean(),
-  gross_profit: Num,
-  net_profit: Num,
-  total_commission: Num,
-  total_rebate: NullableNum,
-  margin: Num,
-  margin_level: NullableNum,
+  gross_profit: Money,
+  net_profit: Money,
+  total_commission: Money,
+  /** Σ rebates: earned by the trades and credited as deals of their own (MT5 agent commission). */
+  total_rebate: Money.nullable(),
+  margin: Money,
+  margin_level: Percent.nullable(),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -61,16 +67,16 @@ export const HistoricalLoss = z.object({
   account_id: z.string(),
   account_name: z.string(),
   currency: z.string(),
-  pnl_24_hours: Num,
-  pnl_2_days: Num,
-  pnl_7_days: Num,
+  pnl_24_hours: Money,
+  pnl_2_days: Money,
+  pnl_7_days: Money,
   /** Ours: the same windows in EUR. */
-  pnl_24_hours_currency: Num,
-  pnl_2_days_currency: Num,
-  pnl_7_days_currency: Num,
+  pnl_24_hours_currency: Money,
+  pnl_2_days_currency: Money,
+  pnl_7_days_currency: Money,
 });
 export type HistoricalLoss = z.infer<typeof HistoricalLoss>;
 export const HistoricalLossesResponse = z.object({ data: z.array(HistoricalLoss) });
 
 export const MaxDrawdownQuery = z.strictObject({ account: Text('account', 100).optional() });
-export const MaxDrawdownResponse = z.object({ max_drawdown_percentage: Num });
+export const MaxDrawdownResponse = z.object({ max_drawdown_percentage: Percent });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BoolParam, EpochSeconds, NullableNum, Num, Text } from './fields.ts';
+import { BoolParam, EpochSeconds, Measure, Money, Percent, Price, Ratio, Text } from './fields.ts';
 
 export const HistoricalDealsQuery = z.strictObject({
   account: Text('account', 100).optional(),
@@ -12,9 +12,10 @@ export const HistoricalDealsQuery = z.strictObject({
 });
 
 /**
- * A historical deal (SPEC §3). Amounts are in the account currency (`currency`); the `*_currency`
- * figures in EUR. `rebate` is null for callers without read_rebate. Cash flows have type
- * 'Deposit' or 'Withdrawal' and category 'Balance'.
+ * A historical deal (SPEC §3); each field's meaning is in docs/architecture.md ("API decisions").
+ * Amounts are in the account currency (`currency`); the `*_currency` figures in EUR. `rebate` is
+ * null for callers without read_rebate. A row that is no trade has category 'Balance' and type
+ * 'Deposit', 'Withdrawal' or 'Rebate' (a rebate the broker credited: `profit` and `rebate` both hold it).
  */
 export const Deal = z.object({
   symbol: z.string(),
@@ -23,64 +24,69 @@ export const Deal = z.object({
   server: z.string(),
   currency: z.string(),
   login: z.string(),
-  open_price: NullableNum,
-  open_price_currency: NullableNum,
-  close_price: NullableNum,
-  profit: Num,
-  profit_currency: Num,
-  swap: Num,
-  swap_currency: Num,
-  quantity: Num,
-  quantity_currency: Num,
+  open_price: Price.nullable(),
+  /** The open price converted from the quote currency into EUR (6 decimals, as prices are stored). */
+  open_price_currency: Price.nullable(),
+  close_price: Price.nullable(),
+  profit: Money,
+  profit_currency: Money,
+  swap: Money,
+  swap_currency: Money,
+  /** Lots. */
+  quantity: Measure,
+  /** What the lots were worth at the open, in EUR (lots × contract size × open price). */
+  quantity_currency: Money,
   datetime: EpochSeconds,
-  fee: Num,
-  fee_currency: Num,
-  commission: Num,
-  rebate: NullableNum,
+  fee: Money,
+  fee_currency: Money,
+  commission: Money,
+  /** Ours: the commission in EUR. */
+  commission_currency: Money,
+  rebate: Money.nullable(),
   is_rebalancing: z.boolean(),
 });
 export type Deal = z.infer<typeof Deal>;
 
-const Point = z.object({ timestamp: EpochSeconds, value: Num });
+const point = <T extends z.ZodType<number>>(value: T) => z.object({ timestamp: EpochSeconds, value });
 const Group = z.object({
-  balance: z.array(Point),
-  growth: z.array(Point),
-  profit: z.array(Point),
-  drawdown: z.array(Point),
-  volume: z.array(Point),
+  balance: z.array(point(Money)),
+  growth: z.array(point(Percent)),
+  profit: z.array(point(Money)),
+  drawdown: z.array(point(Percent)),
+  volume: z.array(point(Measure)),
 });
 export type SeriesGroup = z.infer<typeof Group>;
 
-const Trade = z.object({ datetime: EpochSeconds, symbol: z.string(), type: z.string(), profit: Num });
+const Trade = z.object({ datetime: EpochSeconds, symbol: z.string(), type: z.string(), profit: Money });
 export const DealStats = z.object({
   best_trade: Trade.nullable(),
   worst_trade: Trade.nullable(),
   win: z.number().int(),
   loss: z.number().int(),
-  longs_won: Num,
-  shorts_won: Num,
-  lots: Num,
-  commissions: Num,
-  swap: Num,
-  average_win: Num,
-  average_loss: Num,
-  profit_factor: NullableNum,
+  longs_won: Percent,
+  shorts_won: Percent,
+  lots: Measure,
+  commissions: Money,
+  swap: Money,
+  average_win: Money,
+  average_loss: Money,
+  profit_factor: Ratio.nullable(),
   /** Balance drawdown %: on the time-weighted growth index of the balance. */
-  max_drawdown: Num,
-  growth: Num,
-  net_profit: Num,
+  max_drawdown: Percent,
+  growth: Percent,
+  net_profit: Money,
   /** Risk statistics (docs/copy-quality.md, "Risk statistics"): null where undefined (too few returns, no deviation, no drawdown). */
-  sharpe_ratio: NullableNum,
-  sortino_ratio: NullableNum,
+  sharpe_ratio: Ratio.nullable(),
+  sortino_ratio: Ratio.nullable(),
   /** Daily NAV returns behind Sharpe, Sortino and the equity drawdown. */
   return_days: z.number().int(),
   /** Percent, on the end-of-day NAV with cash flows neutralised. */
-  equity_drawdown: NullableNum,
+  equity_drawdown: Percent.nullable(),
   /** Mean net result per closed trade, account currency. */
-  expectancy: NullableNum,
+  expectancy: Money.nullable(),
   /** Largest fall of the cumulative trading result, account currency. */
-  max_drawdown_money: Num,
-  recovery_factor: NullableNum,
+  max_drawdown_money: Money,
+  recovery_factor: Ratio.nullable(),
 });
 
 export const HistoricalDealsResponse = z.object({

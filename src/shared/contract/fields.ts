@@ -1,9 +1,30 @@
 import { z } from 'zod';
+import { roundTo } from '#shared/analytics/stats.ts';
 import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
 
-/** A money or price figure; null where it cannot be computed (never NaN or Infinity on the wire). */
+/** A figure as it is; null where it cannot be computed (never NaN or Infinity on the wire). */
 export const Num = z.number();
 export const NullableNum = z.number().nullable();
+
+/*
+ * The rounding of figures on the wire, decided here once (docs/architecture.md, "Rounding"): a
+ * response schema says what a figure is, and serialising the answer (Fastify's serializer and the
+ * live snapshots both encode through the schema) rounds it, half away from zero. Parsing an answer
+ * rounds the same way, so a client reading it sees the same figure.
+ */
+const rounded = (decimals: number) =>
+  z.codec(z.number(), z.number(), { decode: (x) => roundTo(x, decimals), encode: (x) => roundTo(x, decimals) });
+
+/** An amount of money, to the cent. */
+export const Money = rounded(2);
+/** A percentage (growth, drawdown, margin level, win rates), to 4 decimals. */
+export const Percent = rounded(4);
+/** A ratio (profit factor, Sharpe, Sortino, recovery factor), to 4 decimals. */
+export const Ratio = rounded(4);
+/** A measure in its own unit (lots, pips, milliseconds), to 4 decimals. */
+export const Measure = rounded(4);
+/** A price, as quoted: to its instrument's digits already, never rounded again. */
+export const Price = z.number();
 /** Epoch seconds. */
 export const EpochSeconds = z.number().int();
 

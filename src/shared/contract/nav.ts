@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, Num } from './fields.ts';
+import { EpochSeconds, Money } from './fields.ts';
 
 /** GET /api/brokers/accounts/historical_infos query: a month as 'M.YYYY' (1970 to 2999). */
 export const HistoricalInfosQuery = z.strictObject({
@@ -9,22 +9,27 @@ export const HistoricalInfosQuery = z.strictObject({
     .optional(),
 });
 
-/** Historical NAV row (SPEC §3): date_id 'M.YYYY', date_day the day of the month. */
+/**
+ * Historical NAV row (SPEC §3): date_id 'M.YYYY', date_day the day of the month. `derived` (ours):
+ * the row was derived from the account's deals (a day before it was watched live: equity = balance),
+ * not taken at the day's end.
+ */
 export const NavRow = z.object({
   account_id: z.string(),
   date_id: z.string(),
   date_day: z.number().int(),
   account_name: z.string(),
   account: z.string(),
-  balance: Num,
-  equity: Num,
+  balance: Money,
+  equity: Money,
   broker_name: z.string(),
   last_update: EpochSeconds,
   teiko_category: z.string(),
   img_path: z.string(),
   currency: z.string(),
-  balance_currency: Num,
+  balance_currency: Money,
   account_currency: z.string(),
+  derived: z.boolean(),
 });
 export type NavRow = z.infer<typeof NavRow>;
 export const HistoricalNavResponse = z.object({

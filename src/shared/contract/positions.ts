@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side, Text } from './fields.ts';
+import { EpochSeconds, MarketType, Measure, Money, PortfolioParam, Price as QuotedPrice, Side, Text } from './fields.ts';
 
 /**
  * A live position row (SPEC §3), one account's position or an aggregate of several with the same
@@ -7,6 +7,7 @@ import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side, Text 
  * reporting currency, so rows of different accounts add up. An aggregate over accounts of different
  * currencies has currency 'EUR'. Prices are in the instrument's quote currency; price_open of an
  * aggregate is the volume-weighted average. MAE/MFE figures are in pips, from the symbol's closed deals.
+ * Each field's meaning is in docs/architecture.md ("API decisions").
  */
 export const Position = z.object({
   account_name: z.string(),
@@ -16,19 +17,24 @@ export const Position = z.object({
   category: MarketType,
   teiko_category: z.string(),
   time: EpochSeconds,
-  price_open: Num,
-  price_current: Num,
-  quantity: Num,
-  quantity_currency: Num,
-  profit: Num,
-  profit_currency: Num,
-  fee_currency: Num,
-  swap_currency: Num,
-  sl: NullableNum,
-  tp: NullableNum,
-  breakeven: NullableNum,
-  breakevenMax: NullableNum,
-  breakevenMin: NullableNum,
+  price_open: QuotedPrice,
+  price_current: QuotedPrice,
+  /** Lots. */
+  quantity: Measure,
+  /** What the lots are worth at the open price, in EUR. */
+  quantity_currency: Money,
+  profit: Money,
+  profit_currency: Money,
+  /** The positions' fees in EUR (commission is commission_currency). */
+  fee_currency: Money,
+  /** Ours: the positions' commission in EUR. */
+  commission_currency: Money,
+  swap_currency: Money,
+  sl: QuotedPrice.nullable(),
+  tp: QuotedPrice.nullable(),
+  breakeven: QuotedPrice.nullable(),
+  breakevenMax: QuotedPrice.nullable(),
+  breakevenMin: QuotedPrice.nullable(),
   is_master: z.boolean(),
   equity_market: z.string().nullable(),
   broker_name: z.string(),
@@ -37,11 +43,11 @@ export const Position = z.object({
   server_name: z.string(),
   login: z.string(),
   currency: z.string(),
-  exec_duration_ms: NullableNum,
-  avgMae: NullableNum,
-  medianMae: NullableNum,
-  avgMfe: NullableNum,
-  medianMfe: NullableNum,
+  exec_duration_ms: Measure.nullable(),
+  avgMae: Measure.nullable(),
+  medianMae: Measure.nullable(),
+  avgMfe: Measure.nullable(),
+  medianMfe: Measure.nullable(),
   /** Number of account positions in the row. */
   legs: z.number().int(),
 });

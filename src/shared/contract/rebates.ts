@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Num, RebatePortfolioParam } from './fields.ts';
+import { Money, RebatePortfolioParam } from './fields.ts';
 
 export const RebatesQuery = z.strictObject({
   group_by: z.enum(['account', 'broker'], { error: () => "group_by must be 'account' or 'broker'" }).default('account'),
@@ -13,9 +13,9 @@ export const RebateRow = z.object({
   broker_name: z.string(),
   currency: z.string(),
   month: z.string(),
-  total_rebate: Num,
-  profit_sharing_amount: Num,
-  balance: Num,
+  total_rebate: Money,
+  profit_sharing_amount: Money,
+  balance: Money,
   portfolio_category: z.string(),
 });
 export type RebateRow = z.infer<typeof RebateRow>;

@@ -3,6 +3,7 @@ import type { Account } from '#shared/contract/accounts.ts';
 import { categoryLabel } from '#shared/domain/portfolios.ts';
 import { lossFigures, useAccountLosses } from '#client/features/accounts/account-losses.ts';
 import { formatMoney } from '#shared/format/money.ts';
+import { tradingCosts } from '#shared/analytics/trade-stats.ts';
 import { formatPercent, MISSING_VALUE } from '#shared/format/numbers.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
@@ -35,7 +36,8 @@ export function AccountInfoPanel({ account }: { account: Account | undefined }) 
             raw: drawdown.data?.max_drawdown_percentage,
           },
           { label: 'Margin level', value: formatPercent(account.margin_level), raw: account.margin_level },
-          { label: 'Fees', value: formatMoney(account.total_fees, c), raw: account.total_fees },
+          // Fees on screen are the trading costs: commission and fees.
+          { label: 'Fees', value: formatMoney(tradingCosts(account), c), raw: tradingCosts(account) },
           { label: 'Swap', value: formatMoney(account.total_swap, c), tone: toneOf(account.total_swap), raw: account.total_swap },
           { label: 'Category', value: categoryLabel(account.teiko_category), raw: account.teiko_category },
           ...lossFigures(losses, c),

@@ -10,7 +10,7 @@ const base: Deal = {
   symbol: 'EURUSD', type: 'Buy', category: 'Forex', server: 'srv', currency: 'EUR', login: '1001',
   open_price: 1.085, open_price_currency: 1.085, close_price: 1.0872, profit: 94.01, profit_currency: 94.01,
   swap: -3.82, swap_currency: -3.82, quantity: 0.35, quantity_currency: 0.35, datetime: Date.UTC(2026, 10, 20, 12, 4) / 1000,
-  fee: 0, fee_currency: 0, commission: -2.94, rebate: 2.45, is_rebalancing: false,
+  fee: 0, fee_currency: 0, commission: -2.94, commission_currency: -2.94, rebate: 2.45, is_rebalancing: false,
 };
 const deposit: Deal = { ...base, symbol: '', type: 'Deposit', category: 'Balance', open_price: null, close_price: null, quantity: 0, profit: 10_000, rebate: null };
 const data = { dealsStats: [{ deals: [base, deposit] }] } as unknown as HistoricalDealsResponse;

@@ -3,6 +3,7 @@ import { Scale, Shape } from '@visx/visx';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { distribution } from '#shared/analytics/dashboard.ts';
+import { tradingCosts } from '#shared/analytics/trade-stats.ts';
 import { DASHBOARD_PALETTE } from '#shared/domain/constants.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent } from '#shared/format/numbers.ts';
@@ -66,7 +67,8 @@ export function AccountInfoPanel({ account, loading, error }: { account: Account
         drawdown.data ? formatPercent(drawdown.data.max_drawdown_percentage) : drawdown.isError ? drawdown.error.message : '…',
       ],
       ['Margin level', account.margin_level === null ? 'No open margin' : formatPercent(account.margin_level)],
-      ['Fees', money(account.total_fees)],
+      // Fees on screen are the trading costs: commission and fees.
+      ['Fees', money(tradingCosts(account))],
       ['Swap', money(account.total_swap)],
       ['Category', categoryLabel(account.teiko_category)],
       ...lossFigures(losses, account.currency).map((f): [string, string, string?] => [f.label, f.value, f.tone === 'negative' ? 'neg' : undefined]),

@@ -30,7 +30,8 @@ function formatPips(value: number | null | undefined): string {
 
 /**
  * A median excursion as a trader reads it: pips for forex; for a share, where a pip means nothing,
- * the price distance it stands for (the feed counts pips of 0.0001 for every non-JPY symbol).
+ * the price distance it stands for (the feed counts its pips as the classifier's pip size: a cent for a
+ * share, docs/instruments.md).
  */
 export function formatExcursion(value: number | null | undefined, p: Pick<Position, 'category' | 'u_symbol'>): string {
   if (p.category === 'Forex') return formatPips(value);

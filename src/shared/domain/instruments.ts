@@ -1,0 +1,196 @@
+/**
+ * The instrument classifier: any broker's symbol (`audusd`, `EURGBP-2`, `audcad.`, `XAUUSD.m`,
+ * `#US30`, `BTCUSD_i`, `AAPL.US`) → its canonical symbol and what the books and the live rows need
+ * to know of it: class, the product's category, quote currency, contract size, pip size and digits.
+ * The table and the rules are in docs/instruments.md; an operator's explicit symbol map is applied
+ * before this (its target is classified like any other name).
+ */
+
+export type InstrumentClass = 'forex' | 'metal' | 'index' | 'crypto' | 'commodity' | 'share';
+/** The product's two markets: currency pairs and spot metals are Forex, everything else Equities. */
+export type InstrumentCategory = 'Forex' | 'Equities';
+
+export interface InstrumentSpec {
+  /** Canonical symbol: upper case, without the broker's prefixes and suffixes. */
+  symbol: string;
+  class: InstrumentClass;
+  category: InstrumentCategory;
+  /** What one lot buys (a pair's base currency, a metal, a coin); null for indices, commodities and shares. */
+  base: string | null;
+  /** Currency the price is quoted in. */
+  quote: string;
+  /** Units per lot: 100,000 for a currency pair, troy ounces for metals, 1 for indices, coins and shares. */
+  contract: number;
+  /** One pip in price: MAE/MFE, slippage and spreads are counted in it. */
+  pip: number;
+  /** Decimals of a quoted price. */
+  digits: number;
+}
+
+/** ISO 4217 codes of currencies that trade as pairs on retail platforms. */
+const CURRENCIES = new Set([
+  'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'HUF', 'CZK', 'TRY', 'ZAR',
+  'MXN', 'SGD', 'HKD', 'CNH', 'CNY', 'RUB', 'ILS', 'THB', 'INR', 'KRW', 'TWD', 'BRL', 'CLP', 'COP', 'IDR', 'MYR',
+  'PHP', 'SAR', 'AED', 'KWD', 'QAR', 'BHD', 'EGP', 'NGN', 'KES', 'RON', 'BGN', 'ISK', 'UAH', 'KZT', 'PEN', 'ARS',
+]);
+
+/** Quote currencies priced in tens or hundreds per unit of base: a pip is 0.01 there, 0.0001 elsewhere. */
+const HUNDREDTH_PIP = new Set(['JPY', 'HUF']);
+
+/** Spot metals by their ISO 4217 code: ounces per lot, pip and digits. */
+const METALS: Record<string, { contract: number; pip: number; digits: number }> = {
+  XAU: { contract: 100, pip: 0.01, digits: 2 },
+  XAG: { contract: 5_000, pip: 0.001, digits: 3 },
+  XPT: { contract: 100, pip: 0.01, digits: 2 },
+  XPD: { contract: 100, pip: 0.01, digits: 2 },
+};
+const METAL_NAMES: Record<string, string> = { GOLD: 'XAUUSD', SILVER: 'XAGUSD', PLATINUM: 'XPTUSD', PALLADIUM: 'XPDUSD' };
+
+interface Row {
+  quote: string;
+  contract: number;
+  pip: number;
+  digits: number;
+  aliases: readonly string[];
+}
+
+/** Cash indices: one lot is one contract of one point's value in the quote currency; a pip is one index point. */
+const INDICES: Record<string, Row> = {
+  US30: { quote: 'USD', contract: 1, pip: 1, digits: 2, aliases: ['DJ30', 'DJI', 'DJI30', 'WS30', 'DOW30', 'USA30', 'DJIA'] },
+  NAS100: { quote: 'USD', contract: 1, pip: 1, digits: 2, aliases: ['USTEC', 'US100', 'NDX', 'NDX100', 'USTECH', 'USTECH100', 'NQ100', 'NASDAQ100'] },
+  SPX500: { quote: 'USD', contract: 1, pip: 1, digits: 2, aliases: ['US500', 'SP500', 'SPX', 'USA500', 'SNP500'] },
+  US2000: { quote: 'USD', contract: 1, pip: 1, digits: 2, aliases: ['RUSSELL2000', 'USSC2000'] },
+  GER40: { quote: 'EUR', contract: 1, pip: 1, digits: 2, aliases: ['DE40', 'GER30', 'DE30', 'DAX', 'DAX40', 'DAX30', 'GERMANY40'] },
+  UK100: { quote: 'GBP', contract: 1, pip: 1, digits: 2, aliases: ['FTSE', 'FTSE100', 'GB100', 'GBR100'] },
+  JP225: { quote: 'JPY', contract: 1, pip: 1, digits: 2, aliases: ['JPN225', 'JAP225', 'NIKKEI', 'NIKKEI225', 'NI225', 'N225'] },
+  FRA40: { quote: 'EUR', contract: 1, pip: 1, digits: 2, aliases: ['FR40', 'CAC40', 'FRANCE40'] },
+  EU50: { quote: 'EUR', contract: 1, pip: 1, digits: 2, aliases: ['EUSTX50', 'STOXX50', 'STOXX50E', 'EUROSTOXX50', 'EUR50', 'ESTX50'] },
+  ESP35: { quote: 'EUR', contract: 1, pip: 1, digits: 2, aliases: ['ES35', 'SPA35', 'IBEX', 'IBEX35'] },
+  SWI20: { quote: 'CHF', contract: 1, pip: 1, digits: 2, aliases: ['CH20', 'SMI20', 'SUI20'] },
+  AUS200: { quote: 'AUD', contract: 1, pip: 1, digits: 2, aliases: ['AU200', 'ASX200'] },
+  HK50: { quote: 'HKD', contract: 1, pip: 1, digits: 2, aliases: ['HSI', 'HK33', 'HKG50', 'HANGSENG'] },
+  CHINA50: { quote: 'USD', contract: 1, pip: 1, digits: 2, aliases: ['CN50', 'CHINAA50', 'CHI50'] },
+};
+
+/** Energy CFDs: barrels or MMBtu per lot. */
+const COMMODITIES: Record<string, Row> = {
+  USOIL: { quote: 'USD', contract: 100, pip: 0.01, digits: 2, aliases: ['WTI', 'XTIUSD', 'USOUSD', 'OILUSD', 'CRUDE', 'USCRUDE', 'WTICOUSD', 'SPOTCRUDE'] },
+  UKOIL: { quote: 'USD', contract: 100, pip: 0.01, digits: 2, aliases: ['BRENT', 'XBRUSD', 'UKOUSD', 'BCOUSD', 'SPOTBRENT'] },
+  NATGAS: { quote: 'USD', contract: 10_000, pip: 0.001, digits: 3, aliases: ['XNGUSD', 'NGAS', 'NATURALGAS', 'NGCUSD'] },
+};
+
+/** Coins: one coin per lot; pip and digits by the coin's price level. */
+const COINS: Record<string, { pip: number; digits: number }> = {
+  BTC: { pip: 1, digits: 2 },
+  ETH: { pip: 0.1, digits: 2 },
+  BNB: { pip: 0.01, digits: 2 },
+  SOL: { pip: 0.01, digits: 2 },
+  LTC: { pip: 0.01, digits: 2 },
+  BCH: { pip: 0.01, digits: 2 },
+  AVAX: { pip: 0.01, digits: 2 },
+  LINK: { pip: 0.001, digits: 3 },
+  DOT: { pip: 0.001, digits: 3 },
+  UNI: { pip: 0.001, digits: 3 },
+  XRP: { pip: 0.0001, digits: 5 },
+  ADA: { pip: 0.0001, digits: 5 },
+  DOGE: { pip: 0.0001, digits: 5 },
+  XLM: { pip: 0.0001, digits: 5 },
+  TRX: { pip: 0.0001, digits: 5 },
+  MATIC: { pip: 0.0001, digits: 5 },
+};
+const COIN_QUOTES = ['USDT', 'USD', 'EUR', 'GBP', 'JPY', 'BTC'];
+const COIN_NAMES: Record<string, string> = { BITCOIN: 'BTCUSD', ETHEREUM: 'ETHUSD', LITECOIN: 'LTCUSD', RIPPLE: 'XRPUSD' };
+
+/** Share exchanges a broker's suffix names, by the currency their shares are quoted in; US shares carry none. */
+const EXCHANGES: Record<string, string> = {
+  US: 'USD', NAS: 'USD', NASDAQ: 'USD', NYSE: 'USD', OQ: 'USD', N: 'USD',
+  DE: 'EUR', XETRA: 'EUR', ETR: 'EUR', F: 'EUR', PA: 'EUR', FR: 'EUR', AS: 'EUR', NL: 'EUR', MC: 'EUR', ES: 'EUR',
+  MI: 'EUR', IT: 'EUR', BR: 'EUR', BE: 'EUR', LS: 'EUR', PT: 'EUR', IE: 'EUR', HE: 'EUR', FI: 'EUR', VI: 'EUR', AT: 'EUR',
+  L: 'GBP', UK: 'GBP', LSE: 'GBP',
+  SW: 'CHF', CH: 'CHF', ST: 'SEK', SE: 'SEK', OL: 'NOK', NO: 'NOK', CO: 'DKK', DK: 'DKK',
+  HK: 'HKD', T: 'JPY', JP: 'JPY', TO: 'CAD', CA: 'CAD', AX: 'AUD', AU: 'AUD',
+};
+
+/** Tokens brokers glue to a name without a separator (`EURUSDc`, `US30Cash`): tried off the end when the whole name is unknown. */
+const GLUED_SUFFIXES = ['CASH', 'SPOT', 'MICRO', 'MINI', 'PRO', 'ECN', 'RAW', 'STD', 'M', 'C', 'I', 'X'];
+
+const byAlias = (table: Record<string, Row>): Map<string, [string, Row]> => {
+  const map = new Map<string, [string, Row]>();
+  for (const [name, row] of Object.entries(table)) for (const alias of [name, ...row.aliases]) map.set(alias, [name, row]);
+  return map;
+};
+const INDEX_NAMES = byAlias(INDICES);
+const COMMODITY_NAMES = byAlias(COMMODITIES);
+
+const pairSpec = (base: string, quote: string): InstrumentSpec => {
+  const metal = METALS[base];
+  if (metal) return { symbol: base + quote, class: 'metal', category: 'Forex', base, quote, ...metal };
+  const hundredth = HUNDREDTH_PIP.has(quote);
+  return { symbol: base + quote, class: 'forex', category: 'Forex', base, quote, contract: 100_000, pip: hundredth ? 0.01 : 0.0001, digits: hundredth ? 3 : 5 };
+};
+
+const isCurrency = (code: string) => CURRENCIES.has(code);
+
+/** A name without separators as a known instrument, or null: pairs, metals, indices, commodities, coins. */
+function known(name: string): InstrumentSpec | null {
+  const metalName = METAL_NAMES[name] ?? COIN_NAMES[name];
+  if (metalName) return known(metalName);
+  const index = INDEX_NAMES.get(name);
+  if (index) return { symbol: index[0], class: 'index', category: 'Equities', base: null, ...spec(index[1]) };
+  const commodity = COMMODITY_NAMES.get(name);
+  if (commodity) return { symbol: commodity[0], class: 'commodity', category: 'Equities', base: null, ...spec(commodity[1]) };
+  if (name.length === 6) {
+    const base = name.slice(0, 3);
+    const quote = name.slice(3);
+    if ((isCurrency(base) || METALS[base]) && isCurrency(quote)) return pairSpec(base, quote);
+  }
+  for (const quote of COIN_QUOTES) {
+    const coin = name.endsWith(quote) ? COINS[name.slice(0, -quote.length)] : undefined;
+    // Tether is a dollar for conversions.
+    if (coin) return { symbol: name, class: 'crypto', category: 'Equities', base: name.slice(0, -quote.length), quote: quote === 'USDT' ? 'USD' : quote, contract: 1, ...coin };
+  }
+  return null;
+}
+
+const spec = (row: Row) => ({ quote: row.quote, contract: row.contract, pip: row.pip, digits: row.digits });
+
+/** Splits a broker's name into its core and the suffixes after separators (`SAP.DE` → SAP, [DE]). */
+function parts(brokerSymbol: string): { core: string; suffixes: string[] } {
+  const upper = brokerSymbol.trim().toUpperCase().replace(/[/\s]/g, '');
+  const [core = '', ...suffixes] = upper.replace(/^[^A-Z0-9]+/, '').split(/[^A-Z0-9]+/);
+  return { core, suffixes: suffixes.filter((s) => s !== '') };
+}
+
+/**
+ * The instrument behind a broker's symbol (docs/instruments.md): its canonical name and figures.
+ * Currency pairs and metals are recognised by their two ISO codes, whatever the broker adds after
+ * them; indices, commodities and coins by the table's names and aliases; anything else is a share
+ * (quoted in USD unless its exchange suffix names another market).
+ */
+export function instrumentSpec(brokerSymbol: string): InstrumentSpec {
+  const { core, suffixes } = parts(brokerSymbol);
+  const exact = known(core);
+  if (exact) return exact;
+  // A pair with the broker's letters glued on (EURUSDC, GBPJPYPRO, EURUSD2).
+  if (core.length > 6 && core.length <= 11) {
+    const pair = known(core.slice(0, 6));
+    if (pair && (pair.class === 'forex' || pair.class === 'metal')) return pair;
+  }
+  for (const glued of GLUED_SUFFIXES) {
+    if (core.length > glued.length && core.endsWith(glued)) {
+      const found = known(core.slice(0, -glued.length));
+      if (found) return found;
+    }
+  }
+  const exchange = suffixes.find((s) => EXCHANGES[s] !== undefined);
+  const quote = exchange ? EXCHANGES[exchange]! : 'USD';
+  // A share keeps a non-US exchange in its name (SAP.DE), so the canonical name classifies the same again.
+  const symbol = exchange && quote !== 'USD' ? `${core}.${exchange}` : core;
+  return { symbol: symbol || brokerSymbol, class: 'share', category: 'Equities', base: null, quote, contract: 1, pip: 0.01, digits: 2 };
+}
+
+/** The canonical symbol of a broker's name (see instrumentSpec). */
+export const canonicalSymbol = (brokerSymbol: string): string => instrumentSpec(brokerSymbol).symbol;
+
+/** The product's category of a broker's symbol: Forex for currency pairs and spot metals, Equities otherwise. */
+export const categoryOfSymbol = (brokerSymbol: string): InstrumentCategory => instrumentSpec(brokerSymbol).category;
