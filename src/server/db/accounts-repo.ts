@@ -134,11 +134,16 @@ export async function insertAccount(q: Queryable, a: NewAccount): Promise<number
   return rows[0]!.id;
 }
 
-/** The books of these accounts (all when ids is undefined), locked until the transaction ends. */
+/**
+ * The books of these accounts (all when ids is undefined), locked until the transaction ends. The lock
+ * is FOR NO KEY UPDATE: it serialises writers of the books without blocking rows that only reference
+ * the account (a command, a copy event, an alert), which FOR UPDATE would, deadlocking an order's
+ * transaction against an agent's batch.
+ */
 export async function readBooks(q: Queryable, ids?: readonly number[]): Promise<Book[]> {
   const rows = await q.query<{ id: number; account_name: string; teiko_category: string; balance: number; hwm: number; dd_peak: number | null; dd_breach: boolean }>(
     `SELECT id, account_name, teiko_category, balance, hwm, dd_peak, dd_breach FROM accounts
-     ${ids ? 'WHERE id = ANY($1::int[])' : ''} ORDER BY id FOR UPDATE`,
+     ${ids ? 'WHERE id = ANY($1::int[])' : ''} ORDER BY id FOR NO KEY UPDATE`,
     ids ? [[...ids]] : [],
   );
   return rows.map((r) => ({
