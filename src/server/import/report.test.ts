@@ -19,6 +19,20 @@ function expectContract(statement: ParsedStatement) {
   for (const record of statement.positions) expect(IngestPosition.parse(record)).toEqual(record);
 }
 
+/**
+ * The account summary every MT5 report ends with (Balance … Equity): a report without it is one cut short.
+ * The synthetic reports below end with it, their balance what their rows add up to.
+ */
+function mt5Summary(balance: string): string {
+  const pair = (label: string, value: string) => `<td colspan="3">${label}</td><td>${value}</td>`;
+  return [
+    `<tr>${pair('Balance:', balance)}<td></td><td></td>${pair('Free Margin:', balance)}</tr>`,
+    `<tr>${pair('Credit Facility:', '0.00')}<td></td><td></td>${pair('Margin:', '0.00')}</tr>`,
+    `<tr>${pair('Floating P/L:', '0.00')}<td></td><td></td>${pair('Margin Level:', '0.00%')}</tr>`,
+    `<tr>${pair('Equity:', balance)}</tr>`,
+  ].join('\n');
+}
+
 // Epoch seconds of the fixtures' printed server times, read as UTC (worked out with `date -u -d … +%s`).
 describe('MT5 Trade History Report, HTML in UTF-16 LE with a byte-order mark (hedging account)', () => {
   const bytes = fixture('mt5-hedging-utf16.html');
@@ -150,6 +164,7 @@ describe('MT5 report whose period starts after positions were opened', () => {
     <tr>${cells(['Time', 'Deal', 'Symbol', 'Type', 'Direction', 'Volume', 'Price', 'Order', 'Commission', 'Fee', 'Swap', 'Profit', 'Balance', 'Comment'])}</tr>
     <tr>${cells(['2024.01.10 12:00:00', '4001', 'EURUSD', 'sell', 'out', '0.5', '1.10500', '3005', '0.00', '0.00', '0.00', '250.00', '1 250.00', ''])}</tr>
     <tr>${cells(['2024.01.12 09:00:00', '4002', 'GBPUSD', 'sell', 'out', '0.1', '1.27000', '3006', '0.00', '0.00', '0.00', '-10.00', '1 240.00', ''])}</tr>
+    ${mt5Summary('1 240.00')}
     </table></body></html>`;
 
   it('finds a closed position in the Positions section by its close time, else keeps the deal’s order with a warning', async () => {
@@ -394,6 +409,7 @@ ${positionRows.join('\n')}
 <tr align="center"><th colspan="14"><b>Deals</b></th></tr>
 <tr><td><b>Time</b></td><td><b>Deal</b></td><td><b>Symbol</b></td><td><b>Type</b></td><td><b>Direction</b></td><td><b>Volume</b></td><td><b>Price</b></td><td><b>Order</b></td><td class="hidden"><b>Cost</b></td><td><b>Commission</b></td><td><b>Fee</b></td><td><b>Swap</b></td><td><b>Profit</b></td><td><b>Balance</b></td><td><b>Comment</b></td></tr>
 ${dealRows.join('\n')}
+${mt5Summary(money(10000.1 - positions * 2 * 0.1 + positions))}
 </table></div></body></html>`;
     return { bytes: new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(html, 'utf16le')])), expected };
   }
