@@ -26,7 +26,7 @@ const MB = 1024 * 1024;
 /** The file is past one of READ_BUDGET's limits: `message` says which, fit to show the uploader. */
 export class ReadBudgetError extends Error {
   override readonly name = 'ReadBudgetError';
-  constructor(limit: string) {
+  constructor(readonly limit: string) {
     super(`This file is too large or too complex to read (limit: ${limit}).`);
   }
 }

@@ -1,4 +1,11 @@
-import { CLOCK_SKEW_LIMIT_S, type IngestAccount, type IngestAnswer, type IngestBatch, type IngestDeal } from '#shared/contract/ingest.ts';
+import {
+  CLOCK_SKEW_LIMIT_S,
+  type IngestAccount,
+  type IngestAnswer,
+  type IngestBatch,
+  type IngestDeal,
+  type IngestStatement,
+} from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { accountBroker, readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
 import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
@@ -18,6 +25,7 @@ import type { Ledger } from '#server/ledger/ledger.ts';
 import { cashFlowEntry, tradeEntry, type CashFlow, type ClosedTrade } from '#server/ledger/rules.ts';
 import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
+import { bookStatement, type StatementBooked } from '#server/import/statement-books.ts';
 import { agentRebate, cashFlows, categoryOf, roundTrips, type BrokerDeal } from './mt5-books.ts';
 
 export interface Agent {
@@ -159,6 +167,8 @@ export class Ingest {
       }
     }
 
+    // A replayed statement's opening balance and equity, after its deals (docs/statements.md).
+    if (report.statement) await bookStatement(tx, this.ledger, account.id, report.statement);
     if (report.state) await saveReportedState(tx, account.id, report.state, at);
     return applied;
   }
@@ -215,14 +225,22 @@ export class Ingest {
 
   /**
    * A statement file's deals into an account (the investor's MT5 or MT4 report), one transaction;
-   * times in the report are the broker's clock, `utcOffsetMinutes` ahead of UTC. Importing an
-   * overlapping report again changes nothing.
+   * times in the report are the broker's clock, `utcOffsetMinutes` ahead of UTC. With the statement's
+   * own figures, its opening balance and the account's equity are booked in the same transaction
+   * (docs/statements.md). Importing an overlapping report again changes nothing.
    */
   async importDeals(
     accountId: number,
     deals: readonly IngestDeal[],
     utcOffsetMinutes: number,
-  ): Promise<{ added: number; updated: number; unchanged: number }> {
+    statement?: IngestStatement,
+  ): Promise<{ added: number; updated: number; unchanged: number; booked: StatementBooked | null }> {
+    const seen = new Set<number>();
+    for (const deal of deals) {
+      // Two rows under one ticket would be stored over each other in one statement: refused, never a 500.
+      if (seen.has(deal.ticket)) throw badRequest(`The report lists deal ${deal.ticket} twice.`);
+      seen.add(deal.ticket);
+    }
     return this.ledger.write(async (tx) => {
       const account = await accountBroker(tx, accountId);
       if (!account) throw badRequest(`No account ${accountId}.`);
@@ -232,7 +250,8 @@ export class Ingest {
       }
       const names = await symbolMap(tx, account.broker_id);
       const step = await this.applyDeals(tx, account, deals, [], (s) => names.get(s) ?? s, (t) => t - utcOffsetMinutes * 60);
-      return { added: step.added, updated: step.updated, unchanged: step.unchanged };
+      const booked = statement ? await bookStatement(tx, this.ledger, account.id, statement) : null;
+      return { added: step.added, updated: step.updated, unchanged: step.unchanged, booked };
     });
   }
 

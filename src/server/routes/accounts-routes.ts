@@ -166,7 +166,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
             .reverse()
             .map((d) => ({
               symbol: d.symbol ?? '',
-              type: d.type ?? (d.kind === 'deposit' ? 'Deposit' : 'Withdrawal'),
+              type: d.type ?? (d.is_opening ? 'Opening balance' : d.kind === 'deposit' ? 'Deposit' : 'Withdrawal'),
               category: d.category ?? 'Balance',
               server: account.server,
               currency: cur,

@@ -14,7 +14,8 @@ export const HistoricalDealsQuery = z.strictObject({
 /**
  * A historical deal (SPEC §3). Amounts are in the account currency (`currency`); the `*_currency`
  * figures in EUR. `rebate` is null for callers without read_rebate. Cash flows have type
- * 'Deposit' or 'Withdrawal' and category 'Balance'.
+ * 'Deposit' or 'Withdrawal' and category 'Balance'; an imported statement's opening balance (the
+ * balance before its period, docs/statements.md) has type 'Opening balance'.
  */
 export const Deal = z.object({
   symbol: z.string(),

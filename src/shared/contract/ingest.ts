@@ -84,6 +84,20 @@ export type IngestDeal = z.infer<typeof IngestDeal>;
 
 export const IngestQuote = z.strictObject({ symbol: Text('symbol', 32), bid: Price, ask: Price });
 
+/**
+ * What a trade history report states beyond its deals, sent by an agent that replays one (`npm run agent
+ * -- replay`) after its deals (docs/statements.md): the balance before the report's first deal, booked
+ * as the account's opening balance, and the floating result of the open positions it lists, which with
+ * the balance makes the account's equity until a terminal reports it.
+ */
+export const IngestStatement = z.strictObject({
+  /** The balance just before deal `before_ticket` (the report's first, already sent); null when the report does not say. */
+  opening: z.strictObject({ before_ticket: Ticket, balance: Money }).nullable(),
+  /** Profit + swap + commission of the open positions the report lists (0 without any). */
+  floating: Money,
+});
+export type IngestStatement = z.infer<typeof IngestStatement>;
+
 export const IngestAccount = z.strictObject({
   /** The account's login and server, as registered by an operator. */
   login: Text('login', 32),
@@ -106,6 +120,8 @@ export const IngestAccount = z.strictObject({
     })
     .optional(),
   quotes: z.array(IngestQuote).max(MAX_QUOTES_PER_BATCH).optional(),
+  /** A replayed statement's own figures (after its deals). */
+  statement: IngestStatement.optional(),
 });
 export type IngestAccount = z.infer<typeof IngestAccount>;
 
