@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
+import { NotAStatementError, parseStatement } from '#server/import/report.ts';
 import type { ImportStatementResponse } from '#shared/contract/import.ts';
 import type { HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
@@ -155,6 +156,18 @@ interface Info {
   total_swap: number;
 }
 
+describe('genuine MetaTrader reports cut short', () => {
+  it.each(REPORTS)('$file: refused at every cut from 5 % to 95 %, and whole it is read', async (report) => {
+    const bytes = new Uint8Array(fs.readFileSync(path.join(FOLDER, report.file)));
+    for (let share = 0.05; share < 0.96; share += 0.05) {
+      const cut = bytes.subarray(0, Math.floor(bytes.length * share));
+      const error: unknown = await parseStatement(cut).catch((caught: unknown) => caught);
+      expect({ share, refused: error instanceof NotAStatementError }).toEqual({ share, refused: true });
+    }
+    expect((await parseStatement(bytes)).account.login).toBe(report.login);
+  });
+});
+
 describe.each(BACKENDS)('genuine MetaTrader reports import with their own figures (%s)', (backend) => {
   let server: TestServer;
   let admin: string;
@@ -267,8 +280,23 @@ describe.each(BACKENDS)('genuine MetaTrader reports import with their own figure
     return got;
   };
 
-  describe.each(REPORTS)('$file', (report) => {
-    it('through the app: imported with its own figures, and again without a change', async () => {
+  // Each file's two accounts are its own: the files, and the app and agent paths, run side by side.
+  describe.concurrent.each(REPORTS)('$file', (report) => {
+    it('through the app: refused when cut short (nothing written), imported whole with its own figures, and again without a change', async () => {
+      const bytes = fs.readFileSync(path.join(FOLDER, report.file));
+      for (const end of [Math.floor(bytes.length * 0.45), bytes.length - 40]) {
+        const res = await fetch(`${server.url}/api/accounts/import-statement?account=${accountIdOf(report, 'app')}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', 'x-api-key': admin },
+          body: new Uint8Array(bytes.subarray(0, end)),
+        });
+        const body = (await res.json()) as { message: string };
+        expect({ end, status: res.status }).toEqual({ end, status: 400 });
+        expect(body.message).toMatch(/^This report is incomplete|damaged spreadsheet/);
+      }
+      const empty = await figures(report, 'app');
+      expect({ balance: empty.balance, dealRows: empty.dealRows }).toEqual({ balance: 0, dealRows: 0 });
+
       const first = await upload(report);
       expect(first.status).toBe(200);
       expect(first.body.added).toBeGreaterThan(0);
