@@ -1,5 +1,5 @@
 import { cellText, type Grid, type GridRow } from './cells.ts';
-import { filled, pairsOf } from './structure.ts';
+import { filled } from './structure.ts';
 
 /** The account a statement belongs to, as its header block prints it (null where it does not). */
 export interface StatementAccount {
@@ -117,16 +117,4 @@ export function mt4Header(grid: Grid): { account: StatementAccount; row: number 
     };
   }
   return null;
-}
-
-/** Label → value from the top rows (MT5 "Account:" then its value; MT4 "Account: 123"), for English files only. */
-export function labelledFields(grid: Grid): Map<string, string> {
-  const fields = new Map<string, string>();
-  for (const row of grid.rows.slice(0, HEADER_ROWS)) {
-    for (const pair of pairsOf(row)) {
-      const label = pair.label.replace(/[:：]$/, '').trim().toLowerCase();
-      if (!fields.has(label)) fields.set(label, pair.raw);
-    }
-  }
-  return fields;
 }

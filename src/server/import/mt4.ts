@@ -1,3 +1,4 @@
+import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
 import { mt4Header, type StatementAccount } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
@@ -166,7 +167,7 @@ export function parseMt4(grid: Grid, fileName?: string): Mt4Statement {
   for (const deal of deals) if (deal.position_id !== 0) deal.position_id = rootOf(deal.position_id);
   for (const position of positions) position.identifier = rootOf(position.identifier);
 
-  const rowsBalance = Math.round(kept.reduce((sum, row) => sum + row.money, 0) * 100) / 100;
+  const rowsBalance = cents(kept.reduce((sum, row) => sum + row.money, 0));
   const { figures, complete } = mt4Figures(grid, end);
   const warning = disagreement(figures.balance, rowsBalance, header.account.currency);
   if (warning) warnings.push(warning);

@@ -1,3 +1,4 @@
+import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
 import { mt5Header, type Accounting, type StatementAccount } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
@@ -314,8 +315,6 @@ export function parseMt5(grid: Grid, fileName?: string): Mt5Statement {
     complete: complete && grid.whole,
   };
 }
-
-const cents = (x: number) => Math.round(x * 100) / 100;
 
 /** What a deal does to the balance: everything but a credit (which MT5 keeps apart from the balance). */
 function balanceEffect(deal: RawDeal): number {

@@ -553,3 +553,27 @@ describe('a .xlsx whose XML parts are UTF-16, as MetaTrader 5 writes them', () =
     expect(error).toBeInstanceOf(NotAStatementError);
   });
 });
+
+describe('an MT4 statement in another language: read by its structure', () => {
+  // Headings and labels as a German terminal would print them; the data words (buy, balance, …) stay.
+  const GERMAN: [string, string][] = [
+    ['Account:', 'Konto:'], ['Name:', 'Name:'], ['Currency:', 'Währung:'], ['Leverage:', 'Hebel:'],
+    ['Closed Transactions:', 'Geschlossene Transaktionen:'], ['Open Trades:', 'Offene Trades:'], ['Working Orders:', 'Wartende Orders:'],
+    ['Ticket', 'Ticket'], ['Open Time', 'Eröffnungszeit'], ['Close Time', 'Schlusszeit'], ['Type', 'Typ'], ['Size', 'Größe'],
+    ['Item', 'Symbol'], ['Price', 'Preis'], ['Commission', 'Kommission'], ['Taxes', 'Steuern'], ['Swap', 'Swap'], ['Profit', 'Gewinn'],
+    ['Market Price', 'Marktpreis'], ['Closed P/L:', 'Geschlossener G/V:'], ['Floating P/L:', 'Schwebender G/V:'], ['Summary:', 'Übersicht:'],
+    ['Deposit/Withdrawal:', 'Einzahlung/Auszahlung:'], ['Credit Facility:', 'Kredit:'], ['Closed Trade P/L:', 'G/V geschlossen:'],
+    ['Margin:', 'Marge:'], ['Balance:', 'Kontostand:'], ['Equity:', 'Eigenkapital:'], ['Free Margin:', 'Freie Marge:'],
+    ['Details:', 'Details:'], ['Gross Profit:', 'Bruttogewinn:'], ['Gross Loss:', 'Bruttoverlust:'], ['Total Net Profit:', 'Nettogewinn:'],
+    ['Total Trades:', 'Trades gesamt:'], ['Short Positions (won %):', 'Short (gewonnen %):'], ['Long Positions (won %):', 'Long (gewonnen %):'],
+  ];
+
+  it('reads the same deals, positions, account and figures as the English statement', async () => {
+    const english = new TextDecoder('windows-1252').decode(fixture('mt4-statement-cp1252.htm'));
+    let german = english;
+    for (const [word, translated] of GERMAN) german = german.replaceAll(`>${word}`, `>${translated}`);
+    expect(german).not.toContain('>Closed Transactions:');
+    const read = (text: string) => parseStatement(new TextEncoder().encode(text));
+    expect(await read(german)).toEqual(await read(english));
+  });
+});

@@ -1,3 +1,4 @@
+import { cents } from '#shared/analytics/stats.ts';
 import type { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
 import { mt4Header, mt5Header, type Accounting, type StatementAccount } from './account.ts';
 import type { Grid } from './cells.ts';
@@ -129,7 +130,7 @@ function fromMt5(format: 'mt5-html' | 'mt5-xlsx', grid: Grid, fileName?: string)
 }
 
 function floatingOf(positions: readonly IngestPosition[]): number {
-  return Math.round(positions.reduce((sum, p) => sum + p.profit + p.swap + (p.commission ?? 0), 0) * 100) / 100;
+  return cents(positions.reduce((sum, p) => sum + p.profit + p.swap + (p.commission ?? 0), 0));
 }
 
 /** A zip's local-file (PK 03 04) or, for an empty archive, end-of-directory (PK 05 06) signature. */

@@ -1,3 +1,4 @@
+import { cents } from '#shared/analytics/stats.ts';
 import type { Grid } from './cells.ts';
 import { countOf, pairRows, percentOf, type Pair } from './structure.ts';
 
@@ -152,7 +153,7 @@ export function money(amount: number): string {
  */
 export function disagreement(stated: number | null, rows: number, currency: string | null): string | null {
   if (stated === null) return null;
-  const difference = Math.round((stated - rows) * 100) / 100;
+  const difference = cents(stated - rows);
   if (Math.abs(difference) < 0.01) return null;
   const unit = currency ? ` ${currency}` : '';
   return (
