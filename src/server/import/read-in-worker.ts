@@ -10,6 +10,16 @@ export type WorkerAnswer =
 
 /** Files read at once; more wait their turn (each worker may take READ_BUDGET.heapMb). */
 const CONCURRENT = 2;
+/** Files waiting their turn (each holds its bytes): past this, a file is turned away at once. */
+const WAITING = 8;
+
+/** Too many files are being read already: the caller should try again in a moment. */
+export class ReaderBusyError extends Error {
+  override readonly name = 'ReaderBusyError';
+  constructor() {
+    super('The server is reading other statement files: try again in a moment.');
+  }
+}
 
 /**
  * The worker runs this TypeScript through tsx, as the server does (scripts/start.mjs): it registers
@@ -29,7 +39,10 @@ let running = 0;
 const waiting: (() => void)[] = [];
 
 async function turn(): Promise<() => void> {
-  if (running >= CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= CONCURRENT) {
+    if (waiting.length >= WAITING) throw new ReaderBusyError();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
   running++;
   return () => {
     running--;
@@ -44,6 +57,7 @@ async function turn(): Promise<() => void> {
  * cannot be imported as it is) or ReadBudgetError (past a limit); any other failure is an Error.
  */
 export async function readStatement(bytes: Uint8Array, fileName?: string, limits = { seconds: READ_BUDGET.seconds }): Promise<ParsedStatement> {
+  // ReaderBusyError, thrown before anything is started, when too many files wait already.
   const done = await turn();
   try {
     return await new Promise<ParsedStatement>((resolve, reject) => {

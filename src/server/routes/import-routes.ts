@@ -12,14 +12,22 @@ import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { badRequest, HttpError } from '#server/http/errors.ts';
-import { readStatement } from '#server/import/read-in-worker.ts';
+import { ReaderBusyError, readStatement } from '#server/import/read-in-worker.ts';
 import { NotAStatementError, ReadBudgetError, type ParsedStatement } from '#server/import/report.ts';
 import { money } from '#server/import/stated.ts';
 import type { AgentBroker } from '#server/ingest/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 import { findAccount } from './account-lookup.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse };
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  413: ErrorResponse,
+  415: ErrorResponse,
+  429: ErrorResponse,
+};
 
 const UNSUPPORTED = `Send the report file itself as the request body, with content-type ${STATEMENT_CONTENT_TYPE}.`;
 const EMPTY = 'The file is empty. Choose a MetaTrader trade history report.';
@@ -122,6 +130,7 @@ async function readFile(bytes: Uint8Array, onUnexpected: (err: unknown) => void)
     return await readStatement(bytes);
   } catch (err) {
     if (err instanceof NotAStatementError || err instanceof ReadBudgetError) throw badRequest(err.message);
+    if (err instanceof ReaderBusyError) throw new HttpError(429, err.message);
     onUnexpected(err);
     throw badRequest(UNREADABLE);
   }
