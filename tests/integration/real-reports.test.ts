@@ -168,6 +168,21 @@ describe('genuine MetaTrader reports cut short', () => {
   });
 });
 
+describe('the English MT5 report\'s 1 402 deals', () => {
+  it('tie each of its 658 closing deals to its own closed position of the Positions section, without a warning', async () => {
+    const file = path.join(FOLDER, 'mt5-metaquotes-70358000-en.html');
+    const html = fs.readFileSync(file, 'utf8');
+    // The Positions section's rows, read here with a regular expression: each row's second cell is the position.
+    const section = html.slice(html.indexOf('<b>Positions</b>'), html.indexOf('<b>Orders</b>'));
+    const closed = [...section.matchAll(/<tr[^>]*>\s*<td>[^<]*<\/td>\s*<td>(\d+)<\/td>/g)].map((m) => Number(m[1]));
+    expect(closed).toHaveLength(658);
+    const statement = await parseStatement(new Uint8Array(fs.readFileSync(file)));
+    expect(statement.warnings).toEqual([]);
+    const closing = statement.deals.filter((d) => (d.type === 0 || d.type === 1) && d.entry === 'out').map((d) => d.position_id);
+    expect(closing.toSorted((a, b) => a - b)).toEqual(closed.toSorted((a, b) => a - b));
+  });
+});
+
 describe.each(BACKENDS)('genuine MetaTrader reports import with their own figures (%s)', (backend) => {
   let server: TestServer;
   let admin: string;
