@@ -6,9 +6,11 @@
  *     [--login 51234567 --server Pepperstone-Live01] [--utc-offset 120]
  *
  * `replay` reads an MT5 Trade History Report (HTML in UTF-8 or UTF-16, or XLSX) or an MT4
- * Statement.htm and pushes its deals (and the open positions it lists) in batches of at most 500
- * deals. Replaying a report again, or one that overlaps it, changes nothing: deals are stored by ticket.
- * The account is the report's own (its login and server) unless --login/--server name it.
+ * Statement.htm, in any language, and pushes its deals in batches of at most 500 deals, the last with
+ * the report's own figures (its opening balance and its open positions' floating result:
+ * docs/statements.md), then the open positions it lists. Replaying a report again, or one that
+ * overlaps it, changes nothing: deals are stored by ticket. The account is the report's own (its login
+ * and server) unless --login/--server name it.
  *
  *   npm run agent -- simulate --print-setup [--seed 42]      # the admin commands that register its accounts
  *   npm run agent -- simulate --url http://127.0.0.1:8080 --key <agent key> [--seed 42] [--seconds 60]
@@ -26,6 +28,7 @@ import {
   type IngestAccount,
   type IngestBatch,
   type IngestDeal,
+  type IngestStatement,
 } from '#shared/contract/ingest.ts';
 import { parseStatement } from '#server/import/report.ts';
 import { runAsAgent, setupCommands, startSimulation } from './simulate.ts';
@@ -96,8 +99,14 @@ export async function replay(bytes: Uint8Array, fileName: string, options: Repla
   const pages: IngestDeal[][] = [];
   for (let i = 0; i < report.deals.length; i += MAX_DEALS_PER_BATCH) pages.push(report.deals.slice(i, i + MAX_DEALS_PER_BATCH));
   const result: ReplayResult = { batches: 0, deals: report.deals.length, booked: 0 };
-  for (const page of pages.length ? pages : [[]]) {
-    const answer = await session.send({ deals: { items: page, deleted: [] } });
+  // The report's own figures ride with its last deals: its opening balance and its open positions' floating result.
+  const statement: IngestStatement = {
+    opening: report.opening && { before_ticket: report.opening.ticket, balance: report.opening.balance },
+    floating: report.floating,
+  };
+  const last = Math.max(pages.length, 1) - 1;
+  for (const [i, page] of (pages.length ? pages : [[]]).entries()) {
+    const answer = await session.send({ deals: { items: page, deleted: [] }, ...(i === last ? { statement } : {}) });
     result.batches++;
     result.booked += answer.applied.deals;
   }

@@ -39,6 +39,8 @@ export interface DealEntry {
   positionId: number | null;
   /** The master position this trade copies, as the copy engine linked it; null when not known. */
   copyOf: number | null;
+  /** An imported statement's opening balance (a cash flow): the balance before the statement's period. */
+  opening?: boolean;
 }
 
 /** Stores deal rows (trades and cash flows) in the order given. */
@@ -49,12 +51,13 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
     [
       'account_id', 'kind', 'symbol', 'type', 'category', 'quantity', 'open_price', 'close_price', 'opened_at',
       'datetime', 'amount', 'profit', 'swap', 'commission', 'fee', 'rebate', 'net', 'mae', 'mfe', 'exec_duration_ms',
-      'is_rebalancing', 'ticket', 'position_id', 'copy_of',
+      'is_rebalancing', 'ticket', 'position_id', 'copy_of', 'is_opening',
     ],
     deals.map((d) => [
       d.accountId, d.kind, d.symbol, d.type, d.category, d.quantity, d.openPrice, d.closePrice,
       d.openedAt === null ? null : new Date(d.openedAt * 1000), new Date(d.at * 1000), d.amount, d.profit, d.swap,
       d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket, d.positionId, d.copyOf,
+      d.opening ?? false,
     ]),
   );
 }
@@ -77,13 +80,15 @@ export interface DealRecord {
   rebate: number;
   net: number;
   is_rebalancing: boolean;
+  /** An imported statement's opening balance: the balance before its period, the account's starting capital. */
+  is_opening: boolean;
 }
 
 /** An account's deals, oldest first. */
 export async function dealsOf(q: Queryable, accountId: number): Promise<DealRecord[]> {
   return q.query<DealRecord>(
     `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
-            commission, fee, rebate, net, is_rebalancing
+            commission, fee, rebate, net, is_rebalancing, is_opening
      FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
     [accountId],
   );
@@ -162,7 +167,7 @@ export async function balanceMoves(q: Queryable, accountId: number): Promise<{ a
 const ENTRY_COLUMNS = `account_id AS "accountId", kind, symbol, type, category, quantity, open_price AS "openPrice",
   close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS at,
   amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket,
-  position_id AS "positionId", copy_of AS "copyOf"`;
+  position_id AS "positionId", copy_of AS "copyOf", is_opening AS opening`;
 
 /** An account's deal rows of these broker tickets, locked until the transaction ends. */
 export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<DealEntry[]> {

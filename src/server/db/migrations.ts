@@ -386,6 +386,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE agent_sessions ALTER COLUMN clock_skew_s TYPE NUMERIC(14,3);
     `,
   },
+  {
+    version: 12,
+    name: 'statements: opening balances',
+    sql: `
+      CREATE TABLE balance_anchors (
+        account_id INT NOT NULL REFERENCES accounts(id),
+        ticket BIGINT NOT NULL,
+        balance NUMERIC(20,2) NOT NULL,
+        PRIMARY KEY (account_id, ticket)
+      );
+      ALTER TABLE deals ADD COLUMN is_opening BOOLEAN NOT NULL DEFAULT false;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

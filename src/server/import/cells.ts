@@ -9,6 +9,8 @@ export type CellValue = string | number | Date | null;
 
 export interface GridRow {
   cells: CellValue[];
+  /** The row's number in its file where that is not its place in `rows` (a spreadsheet's row number). */
+  line?: number;
   /** HTML `title` attributes by cell index (MT4 keeps a trade's comment in its ticket cell's title). */
   titles?: (string | undefined)[];
 }
@@ -17,6 +19,8 @@ export interface Grid {
   rows: GridRow[];
   /** The HTML document's <title> ('' for a spreadsheet). */
   title: string;
+  /** Whether the file reached its own end (HTML's `</html>`, a zip's central directory): a file cut short does not. */
+  whole: boolean;
 }
 
 const SPACES = /[\s\u00a0\u2007\u202f]+/g;

@@ -1,23 +1,21 @@
+import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
-import { currencyOf, headerFields, textOrNull, type StatementAccount } from './account.ts';
-import {
-  cellAt,
-  cellText,
-  columnsOf,
-  hasColumns,
-  parseNumber,
-  parseTicket,
-  parseTime,
-  type Columns,
-  type Grid,
-  type GridRow,
-} from './cells.ts';
+import { mt4Header, type StatementAccount } from './account.ts';
+import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
+import { dedupe, type Keyed } from './dedupe.ts';
+import { NotAStatementError } from './errors.ts';
+import { NO_FIGURES, disagreement, mt4Figures, type StatedFigures } from './stated.ts';
+import { isHeaderRow, isTitleRow, startsMt4 } from './structure.ts';
 
 /**
- * MetaTrader 4's Statement.htm: the broker's name above a header row (Account, Name, Currency, Leverage),
- * then Closed Transactions (one row per round trip: Ticket, Open Time, Type, Size, Item, Price, S / L,
- * T / P, Close Time, Price, Commission, Taxes, Swap, Profit; balance and credit rows in between), Open
- * Trades (the same columns, the second Price being the market price), Working Orders and a Summary.
+ * MetaTrader 4's Statement.htm and DetailedStatement.htm, read by their structure: the broker's name
+ * above a header row (Account, Name, Currency, Leverage, each "label: value"), then three tables in a
+ * fixed order — Closed Transactions (one row per round trip, with balance and credit rows between),
+ * Open Trades and Working Orders — each a title row, a header row of the same fourteen columns (Ticket,
+ * Open Time, Type, Size, Item, Price, S / L, T / P, Close Time, Price, Commission, Taxes, Swap, Profit;
+ * Open Trades leave Close Time's heading empty, Working Orders all after Market Price) and its rows;
+ * then the Summary and, in a detailed statement, Details. Columns are read by their place; English
+ * headings, where the statement has them, confirm it.
  *
  * MT4 has no deals, so each closed trade becomes the two deals MT5 would have recorded: an `in` deal at
  * the open time and price, and an `out` deal at the close time and price carrying the commission, taxes
@@ -28,87 +26,159 @@ import {
  * as one MT5 position with two closing deals would (an open rest keeps that identifier, its own ticket).
  */
 
-type Section = 'closed' | 'open' | 'other';
 type Side = 'buy' | 'sell';
+type Kind = 'closed' | 'open' | 'working';
+type Columns = Map<string, number>;
 
-const TRADE_HEADER = ['ticket', 'opentime', 'type', 'item', 'price', 'price', 'profit'];
-
-function sectionOf(columns: Columns): Section | null {
-  if (!hasColumns(columns, ['ticket', 'opentime', 'type', 'item'])) return null;
-  if (columns.has('marketprice')) return 'other'; // Working Orders
-  if (!hasColumns(columns, TRADE_HEADER)) return null;
-  return columns.has('closetime') ? 'closed' : 'open';
-}
-
-/** Whether the table has MT4's Closed Transactions header. */
-export function hasMt4Trades(grid: Grid): boolean {
-  return grid.rows.some((row) => row.cells.length >= TRADE_HEADER.length && sectionOf(columnsOf(row)) === 'closed');
-}
+const LEFT = ['ticket', 'opentime', 'type', 'size', 'item', 'price', 'sl', 'tp', 'closetime', 'closeprice'] as const;
+const RIGHT = ['swap', 'profit'] as const;
+const MIDDLE = [['commission'], ['commission', 'taxes']] as const;
+const ENGLISH: Record<string, readonly string[]> = {
+  ticket: ['ticket'],
+  opentime: ['opentime'],
+  type: ['type'],
+  size: ['size', 'volume', 'lots'],
+  item: ['item', 'symbol'],
+  sl: ['s/l'],
+  tp: ['t/p'],
+  closetime: ['closetime'],
+  commission: ['commission'],
+  taxes: ['taxes'],
+  swap: ['swap'],
+  profit: ['profit'],
+};
 
 export interface Mt4Statement {
   account: StatementAccount;
   deals: IngestDeal[];
   positions: IngestPosition[];
   warnings: string[];
+  stated: StatedFigures;
+  /** The balance the rows add up to: balance rows and closed trades. */
+  rowsBalance: number;
+  /** Whether the statement reaches its end (its Summary, and the file's own end). */
+  complete: boolean;
 }
 
-export function parseMt4(grid: Grid): Mt4Statement {
+/** A trades table's header: as wide as MT4's, and a table that is closed, open or working by which headings it leaves empty. */
+function kindOf(header: GridRow): Kind | null {
+  const width = header.cells.length;
+  if (width < LEFT.length + RIGHT.length + 1) return null;
+  const named = (i: number) => cellText(header.cells[i]) !== '';
+  if (!named(0) || !named(1) || !named(2)) return null;
+  if (!named(width - 1)) return 'working';
+  return named(8) ? 'closed' : 'open';
+}
+
+/** The fourteen (or, without Taxes, thirteen) columns by place; English headings win where they are all there. */
+function columnsOf(header: GridRow): Columns | null {
+  const width = header.cells.length;
+  const middle = MIDDLE.find((m) => LEFT.length + m.length + RIGHT.length === width);
+  const english = new Map<string, number[]>();
+  header.cells.forEach((cell, index) => {
+    const key = headerKey(cell);
+    if (key !== '') english.set(key, [...(english.get(key) ?? []), index]);
+  });
+  const byName: Columns = new Map();
+  for (const [field, words] of Object.entries(ENGLISH)) {
+    const index = words.map((word) => english.get(word)?.[0]).find((i) => i !== undefined);
+    if (index !== undefined) byName.set(field, index);
+  }
+  const prices = english.get('price');
+  if (prices && prices.length >= 2) {
+    byName.set('price', prices[0]!);
+    byName.set('closeprice', prices[1]!);
+  }
+  const needed = ['ticket', 'opentime', 'type', 'size', 'item', 'price', 'closeprice', 'profit'];
+  if (needed.every((field) => byName.has(field))) {
+    if (!byName.has('closetime') && middle) byName.set('closetime', 8);
+    return byName;
+  }
+  if (!middle) return null;
+  const columns: Columns = new Map();
+  [...LEFT, ...middle, ...RIGHT].forEach((field, i) => columns.set(field, i));
+  return columns;
+}
+
+const at = (row: GridRow, columns: Columns, field: string): CellValue | undefined => {
+  const index = columns.get(field);
+  return index === undefined ? undefined : row.cells[index];
+};
+
+/** What a statement row becomes: its deals, and an open trade's position. */
+interface Row extends Keyed {
+  deals: IngestDeal[];
+  position?: IngestPosition;
+  /** The money the row moves the balance by. */
+  money: number;
+  /** "from #…": the ticket it was split from. */
+  from?: number;
+}
+
+export function parseMt4(grid: Grid, fileName?: string): Mt4Statement {
+  const header = mt4Header(grid);
+  if (!header) throw new Error('parseMt4 needs a statement with an MT4 header row');
   const warnings: string[] = [];
-  const deals: IngestDeal[] = [];
-  const positions: IngestPosition[] = [];
-  let section: Section | null = null;
-  let columns: Columns = new Map();
+  const rows: Row[] = [];
+  let kind: Kind | null = null;
+  let columns: Columns | null = null;
+  let end = header.row + 1;
 
-  /** Ticket → the ticket it was split from ("from #…" in its comment). */
-  const splitFrom = new Map<number, number>();
-
-  grid.rows.forEach((row, index) => {
-    const header = row.cells.length >= TRADE_HEADER.length ? columnsOf(row) : null;
-    const next = header ? sectionOf(header) : null;
-    if (header && next) {
-      section = next;
-      columns = header;
-      return;
-    }
-    const line = index + 1;
-    if (section !== 'closed' && section !== 'open') return;
-    const ticket = parseTicket(cellAt(row, columns, 'ticket'));
-    const from = /\bfrom #(\d+)/i.exec(titleAt(row, columns, 'ticket') ?? '')?.[1];
-    if (ticket !== null && from !== undefined) splitFrom.set(ticket, Number(from));
-    if (section === 'closed') deals.push(...closedRow(row, columns, line, warnings));
-    else {
-      const opened = openRow(row, columns, line, warnings);
-      if (opened) {
-        positions.push(opened.position);
-        deals.push(opened.deal);
+  for (let index = header.row + 1; index < grid.rows.length; index++) {
+    const row = grid.rows[index]!;
+    if (isHeaderRow(row, 3)) {
+      const next = kindOf(row);
+      if (next) {
+        kind = next;
+        columns = columnsOf(row);
+        if (!columns && kind !== 'working') {
+          throw new NotAStatementError(
+            `This statement's trades table has ${row.cells.length} columns, a layout of MetaTrader 4 this importer does not know.`,
+            fileName,
+          );
+        }
+        end = index + 1;
+        continue;
       }
     }
-  });
+    if (isTitleRow(row) && !startsMt4(row)) {
+      // "Open Trades:", "Working Orders:", "Summary:": the table before it has ended.
+      if (kind === 'working') kind = null;
+      continue;
+    }
+    if (kind === null || kind === 'working' || !columns) continue;
+    end = index + 1;
+    if (!startsMt4(row)) continue;
+    const line = row.line ?? index + 1;
+    const read = kind === 'closed' ? closedRow(row, columns, line, warnings) : openRow(row, columns, line, warnings);
+    if (read) rows.push(read);
+  }
 
+  const kept = dedupe(rows, 'ticket', warnings, fileName);
+  const splitFrom = new Map<number, number>();
+  for (const row of kept) if (row.from !== undefined) splitFrom.set(row.key, row.from);
   const rootOf = (ticket: number) => {
     let root = ticket;
     for (let hops = 0; hops < 1000 && splitFrom.has(root); hops++) root = splitFrom.get(root)!;
     return root;
   };
+  const deals = kept.flatMap((row) => row.deals);
+  const positions = kept.flatMap((row) => (row.position ? [row.position] : []));
   for (const deal of deals) if (deal.position_id !== 0) deal.position_id = rootOf(deal.position_id);
   for (const position of positions) position.identifier = rootOf(position.identifier);
-  return { account: mt4Account(grid), deals, positions, warnings };
-}
 
-function mt4Account(grid: Grid): StatementAccount {
-  const fields = headerFields(grid);
-  // The title reads "Statement: 2100123 - José Müller".
-  const titled = /^Statement:\s*(\d+)\s*(?:-\s*(.*))?$/i.exec(grid.title);
-  const login = /\d+/.exec(fields.get('account') ?? fields.get('a/c no') ?? fields.get('login') ?? '')?.[0];
-  // The broker's name is the line of text above the header row.
-  const headerRow = grid.rows.findIndex((row) => row.cells.some((cell) => /^(account|a\/c no)\s*:/i.test(cellText(cell))));
-  const above = headerRow > 0 ? grid.rows.slice(0, headerRow).filter((row) => row.cells.length === 1) : [];
+  const rowsBalance = cents(kept.reduce((sum, row) => sum + row.money, 0));
+  const { figures, complete } = mt4Figures(grid, end);
+  const warning = disagreement(figures.balance, rowsBalance, header.account.currency);
+  if (warning) warnings.push(warning);
   return {
-    login: login ?? titled?.[1] ?? null,
-    name: textOrNull(fields.get('name')) ?? textOrNull(titled?.[2]),
-    currency: currencyOf(fields.get('currency')),
-    server: textOrNull(fields.get('server')),
-    company: textOrNull(cellText(above.at(-1)?.cells[0])),
+    account: header.account,
+    deals,
+    positions,
+    warnings,
+    stated: complete ? figures : NO_FIGURES,
+    rowsBalance,
+    complete: complete && grid.whole,
   };
 }
 
@@ -117,28 +187,31 @@ function sideOf(text: string): Side | null {
 }
 
 /** A cell's title attribute: MT4 keeps a trade's comment there. */
-function titleAt(row: GridRow, columns: Columns, key: string): string | undefined {
-  const index = columns.get(key)?.[0];
+function titleAt(row: GridRow, columns: Columns, field: string): string | undefined {
+  const index = columns.get(field);
   return index === undefined ? undefined : row.titles?.[index]?.slice(0, 64);
 }
 
-const volumeAt = (row: GridRow, columns: Columns) =>
-  parseNumber(cellAt(row, columns, 'size') ?? cellAt(row, columns, 'volume') ?? cellAt(row, columns, 'lots'));
+function splitOf(comment: string | undefined): number | undefined {
+  const from = /\bfrom #(\d+)/i.exec(comment ?? '')?.[1];
+  return from === undefined ? undefined : Number(from);
+}
 
-function closedRow(row: GridRow, columns: Columns, line: number, warnings: string[]): IngestDeal[] {
-  const ticket = parseTicket(cellAt(row, columns, 'ticket'));
-  const openTime = parseTime(cellAt(row, columns, 'opentime'));
-  // A comment line under a trade, the totals, Closed P/L: no ticket and time.
-  if (ticket === null || openTime === null) return [];
-  const typeText = cellText(cellAt(row, columns, 'type')).toLowerCase();
+function closedRow(row: GridRow, columns: Columns, line: number, warnings: string[]): Row | null {
+  const ticket = parseTicket(at(row, columns, 'ticket'));
+  const openTime = parseTime(at(row, columns, 'opentime'));
+  if (ticket === null || openTime === null) return null;
+  const typeText = cellText(at(row, columns, 'type')).toLowerCase();
   const comment = titleAt(row, columns, 'ticket');
+  const from = splitOf(comment);
 
   if (typeText === 'balance' || typeText === 'credit') {
     // "<td>balance</td><td colspan=10>Deposit</td><td>1 000.00</td>": the text between is the comment.
-    const typeIndex = columns.get('type')![0]!;
-    const profitIndex = columns.get('profit')!.at(-1)!;
+    const typeIndex = columns.get('type')!;
+    const profitIndex = columns.get('profit')!;
     const text = row.cells.slice(typeIndex + 1, profitIndex).map(cellText).find((cell) => cell !== '');
-    return valid(line, warnings, [
+    const profit = parseNumber(at(row, columns, 'profit')) ?? 0;
+    const deals = valid(line, warnings, [
       {
         ticket: ticket * 2,
         position_id: 0,
@@ -151,10 +224,12 @@ function closedRow(row: GridRow, columns: Columns, line: number, warnings: strin
         commission: 0,
         fee: 0,
         swap: 0,
-        profit: parseNumber(cellAt(row, columns, 'profit')) ?? 0,
+        profit,
         ...(text || comment ? { comment: (text ?? comment)!.slice(0, 64) } : {}),
       },
     ]);
+    // A credit is lent by the broker: it is not the account's balance.
+    return { key: ticket, line, deals, money: typeText === 'balance' ? profit : 0 };
   }
 
   const side = sideOf(typeText);
@@ -163,30 +238,28 @@ function closedRow(row: GridRow, columns: Columns, line: number, warnings: strin
     if (!/^(buy|sell) (limit|stop)$/.test(typeText)) {
       warnings.push(`Row ${line}: ticket ${ticket} of unknown type "${typeText}" was skipped.`);
     }
-    return [];
+    return null;
   }
-  const closeTime = parseTime(cellAt(row, columns, 'closetime'));
+  const closeTime = parseTime(at(row, columns, 'closetime'));
   if (closeTime === null) {
     warnings.push(`Row ${line}: closed ticket ${ticket} has no close time and was skipped.`);
-    return [];
+    return null;
   }
-  const volume = volumeAt(row, columns);
-  const symbol = cellText(cellAt(row, columns, 'item'));
-  const common = {
-    position_id: ticket,
-    order: ticket,
-    symbol,
-    volume,
-    ...(comment ? { comment } : {}),
-  };
-  return valid(line, warnings, [
+  const volume = parseNumber(at(row, columns, 'size'));
+  const symbol = cellText(at(row, columns, 'item'));
+  const common = { position_id: ticket, order: ticket, symbol, volume, ...(comment ? { comment } : {}) };
+  const commission = parseNumber(at(row, columns, 'commission')) ?? 0;
+  const fee = parseNumber(at(row, columns, 'taxes')) ?? 0;
+  const swap = parseNumber(at(row, columns, 'swap')) ?? 0;
+  const profit = parseNumber(at(row, columns, 'profit')) ?? 0;
+  const deals = valid(line, warnings, [
     {
       ...common,
       ticket: ticket * 2,
       time: openTime,
       type: side === 'buy' ? 0 : 1,
       entry: 'in',
-      price: parseNumber(cellAt(row, columns, 'price', 0)),
+      price: parseNumber(at(row, columns, 'price')),
       commission: 0,
       fee: 0,
       swap: 0,
@@ -198,13 +271,14 @@ function closedRow(row: GridRow, columns: Columns, line: number, warnings: strin
       time: closeTime,
       type: side === 'buy' ? 1 : 0,
       entry: 'out',
-      price: parseNumber(cellAt(row, columns, 'price', 1)),
-      commission: parseNumber(cellAt(row, columns, 'commission')) ?? 0,
-      fee: parseNumber(cellAt(row, columns, 'taxes')) ?? 0,
-      swap: parseNumber(cellAt(row, columns, 'swap')) ?? 0,
-      profit: parseNumber(cellAt(row, columns, 'profit')) ?? 0,
+      price: parseNumber(at(row, columns, 'closeprice')),
+      commission,
+      fee,
+      swap,
+      profit,
     },
   ]);
+  return { key: ticket, line, deals, money: commission + fee + swap + profit, ...(from === undefined ? {} : { from }) };
 }
 
 /** The deals if each passes the ingest contract, else none of the row's (with a warning). */
@@ -221,21 +295,16 @@ function valid(line: number, warnings: string[], records: unknown[]): IngestDeal
   return deals;
 }
 
-function openRow(
-  row: GridRow,
-  columns: Columns,
-  line: number,
-  warnings: string[],
-): { position: IngestPosition; deal: IngestDeal } | null {
-  const ticket = parseTicket(cellAt(row, columns, 'ticket'));
-  const time = parseTime(cellAt(row, columns, 'opentime'));
-  const type = sideOf(cellText(cellAt(row, columns, 'type')).toLowerCase());
+function openRow(row: GridRow, columns: Columns, line: number, warnings: string[]): Row | null {
+  const ticket = parseTicket(at(row, columns, 'ticket'));
+  const time = parseTime(at(row, columns, 'opentime'));
+  const type = sideOf(cellText(at(row, columns, 'type')).toLowerCase());
   if (ticket === null || time === null || type === null) return null;
   const comment = titleAt(row, columns, 'ticket');
-  const commission = parseNumber(cellAt(row, columns, 'commission'));
-  const symbol = cellText(cellAt(row, columns, 'item'));
-  const volume = volumeAt(row, columns);
-  const priceOpen = parseNumber(cellAt(row, columns, 'price', 0));
+  const commission = parseNumber(at(row, columns, 'commission'));
+  const symbol = cellText(at(row, columns, 'item'));
+  const volume = parseNumber(at(row, columns, 'size'));
+  const priceOpen = parseNumber(at(row, columns, 'price'));
   const position = IngestPosition.safeParse({
     identifier: ticket,
     ticket,
@@ -243,11 +312,11 @@ function openRow(
     type,
     volume,
     price_open: priceOpen,
-    price_current: parseNumber(cellAt(row, columns, 'price', 1)),
-    sl: parseNumber(cellAt(row, columns, 's/l')) ?? 0,
-    tp: parseNumber(cellAt(row, columns, 't/p')) ?? 0,
-    profit: parseNumber(cellAt(row, columns, 'profit')) ?? 0,
-    swap: parseNumber(cellAt(row, columns, 'swap')) ?? 0,
+    price_current: parseNumber(at(row, columns, 'closeprice')),
+    sl: parseNumber(at(row, columns, 'sl')) ?? 0,
+    tp: parseNumber(at(row, columns, 'tp')) ?? 0,
+    profit: parseNumber(at(row, columns, 'profit')) ?? 0,
+    swap: parseNumber(at(row, columns, 'swap')) ?? 0,
     ...(commission === null ? {} : { commission }),
     time,
     ...(comment ? { comment } : {}),
@@ -256,7 +325,7 @@ function openRow(
     warnings.push(`Row ${line}: open ticket ${ticket} skipped (${position.error.issues[0]?.message ?? 'invalid'}).`);
     return null;
   }
-  const [deal] = valid(line, warnings, [
+  const deals = valid(line, warnings, [
     {
       ticket: ticket * 2,
       position_id: ticket,
@@ -274,5 +343,7 @@ function openRow(
       ...(comment ? { comment } : {}),
     },
   ]);
-  return deal ? { position: position.data, deal } : null;
+  if (deals.length === 0) return null;
+  const from = splitOf(comment);
+  return { key: ticket, line, deals, position: position.data, money: 0, ...(from === undefined ? {} : { from }) };
 }

@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
 import { MT5_XLSX_SHEET } from '../../../tests/fixtures/reports/mt5-xlsx-sheet.ts';
+import { unzipSync, zipSync } from 'fflate';
+import { mt5Report } from '../../../tests/fixtures/reports/mt5-report.ts';
+import { READ_BUDGET } from './budget.ts';
 import { parseNumber, parseTicket, parseTime } from './cells.ts';
-import { NotAStatementError, parseStatement, type ParsedStatement } from './report.ts';
+import { NotAStatementError, parseStatement, ReadBudgetError, type ParsedStatement } from './report.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../tests/fixtures/reports/${name}`, import.meta.url)));
 
@@ -17,6 +20,20 @@ function deal(fields: Partial<IngestDeal> & Pick<IngestDeal, 'ticket' | 'positio
 function expectContract(statement: ParsedStatement) {
   for (const record of statement.deals) expect(IngestDeal.parse(record)).toEqual(record);
   for (const record of statement.positions) expect(IngestPosition.parse(record)).toEqual(record);
+}
+
+/**
+ * The account summary every MT5 report ends with (Balance … Equity): a report without it is one cut short.
+ * The synthetic reports below end with it, their balance what their rows add up to.
+ */
+function mt5Summary(balance: string): string {
+  const pair = (label: string, value: string) => `<td colspan="3">${label}</td><td>${value}</td>`;
+  return [
+    `<tr>${pair('Balance:', balance)}<td></td><td></td>${pair('Free Margin:', balance)}</tr>`,
+    `<tr>${pair('Credit Facility:', '0.00')}<td></td><td></td>${pair('Margin:', '0.00')}</tr>`,
+    `<tr>${pair('Floating P/L:', '0.00')}<td></td><td></td>${pair('Margin Level:', '0.00%')}</tr>`,
+    `<tr>${pair('Equity:', balance)}</tr>`,
+  ].join('\n');
 }
 
 // Epoch seconds of the fixtures' printed server times, read as UTC (worked out with `date -u -d … +%s`).
@@ -150,6 +167,7 @@ describe('MT5 report whose period starts after positions were opened', () => {
     <tr>${cells(['Time', 'Deal', 'Symbol', 'Type', 'Direction', 'Volume', 'Price', 'Order', 'Commission', 'Fee', 'Swap', 'Profit', 'Balance', 'Comment'])}</tr>
     <tr>${cells(['2024.01.10 12:00:00', '4001', 'EURUSD', 'sell', 'out', '0.5', '1.10500', '3005', '0.00', '0.00', '0.00', '250.00', '1 250.00', ''])}</tr>
     <tr>${cells(['2024.01.12 09:00:00', '4002', 'GBPUSD', 'sell', 'out', '0.1', '1.27000', '3006', '0.00', '0.00', '0.00', '-10.00', '1 240.00', ''])}</tr>
+    ${mt5Summary('1 240.00')}
     </table></body></html>`;
 
   it('finds a closed position in the Positions section by its close time, else keeps the deal’s order with a warning', async () => {
@@ -394,6 +412,7 @@ ${positionRows.join('\n')}
 <tr align="center"><th colspan="14"><b>Deals</b></th></tr>
 <tr><td><b>Time</b></td><td><b>Deal</b></td><td><b>Symbol</b></td><td><b>Type</b></td><td><b>Direction</b></td><td><b>Volume</b></td><td><b>Price</b></td><td><b>Order</b></td><td class="hidden"><b>Cost</b></td><td><b>Commission</b></td><td><b>Fee</b></td><td><b>Swap</b></td><td><b>Profit</b></td><td><b>Balance</b></td><td><b>Comment</b></td></tr>
 ${dealRows.join('\n')}
+${mt5Summary(money(10000.1 - positions * 2 * 0.1 + positions))}
 </table></div></body></html>`;
     return { bytes: new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(html, 'utf16le')])), expected };
   }
@@ -407,5 +426,154 @@ ${dealRows.join('\n')}
     expect(statement.deals).toHaveLength(10_000);
     expect(statement.deals.map((d) => d.position_id)).toEqual(expected);
     expect(statement.warnings).toEqual([]);
+  });
+});
+
+describe('a report in another language: read by its structure', () => {
+  // MT5 writes headings and labels in the terminal's language; Japanese prints Commission and Fee alike.
+  const GERMAN: Record<string, string> = {
+    'Trade History Report': 'Handelshistorie',
+    'Name:': 'Name:',
+    'Account:': 'Konto:',
+    'Company:': 'Firma:',
+    'Date:': 'Datum:',
+    Positions: 'Positionen',
+    Orders: 'Aufträge',
+    Deals: 'Geschäfte',
+    Time: 'Zeit',
+    'Open Time': 'Eröffnungszeit',
+    Position: 'Position',
+    Deal: 'Geschäft',
+    Order: 'Auftrag',
+    Symbol: 'Symbol',
+    Type: 'Typ',
+    Direction: 'Richtung',
+    Volume: 'Volumen',
+    Price: 'Preis',
+    Commission: 'Gebühr',
+    Fee: 'Gebühr',
+    Swap: 'Swap',
+    Profit: 'Gewinn',
+    Balance: 'Saldo',
+    Comment: 'Kommentar',
+    State: 'Status',
+    'Balance:': 'Saldo:',
+    'Free Margin:': 'Freie Marge:',
+    'Credit Facility:': 'Kredit:',
+    'Margin:': 'Marge:',
+    'Floating P/L:': 'Schwebender G/V:',
+    'Margin Level:': 'Margenniveau:',
+    'Equity:': 'Eigenkapital:',
+    Results: 'Ergebnisse',
+    'Total Net Profit:': 'Nettogewinn gesamt:',
+    'Gross Profit:': 'Bruttogewinn:',
+    'Gross Loss:': 'Bruttoverlust:',
+    'Total Trades:': 'Trades gesamt:',
+  };
+  const spec = {
+    login: '8800002',
+    opening: 2_000,
+    trades: [
+      {
+        position: 501,
+        symbol: 'EURUSD',
+        side: 'buy' as const,
+        volume: 0.1,
+        open: { deal: 101, time: '2024.01.05 10:00:00', price: 1.1 },
+        close: { deal: 102, order: 601, time: '2024.01.06 10:00:00', price: 1.11, profit: 100 },
+      },
+    ],
+    cashFlows: [{ deal: 103, time: '2024.01.20 10:00:00', amount: 500, comment: 'Einzahlung' }],
+  };
+
+  it('reads the same deals, account, opening balance and figures as the English report', async () => {
+    const english = await parseStatement(new TextEncoder().encode(mt5Report(spec)));
+    const german = await parseStatement(new TextEncoder().encode(mt5Report({ ...spec, headings: GERMAN })));
+    expect(german).toEqual(english);
+    expect(german.account).toEqual({ login: '8800002', name: 'Test Trader', currency: 'USD', server: 'Example-Server', company: 'Example Markets Ltd.' });
+    // By hand: 2 000 before the period, +100, +500.
+    expect(german.opening).toEqual({ ticket: 101, balance: 2_000 });
+    expect(german.rowsBalance).toBe(2_600);
+    expect(german.stated).toMatchObject({ balance: 2_600, equity: 2_600, netProfit: 100, trades: 1 });
+    expect(german.deals.map((d) => [d.ticket, d.position_id, d.profit])).toEqual([[101, 501, 0], [102, 501, 100], [103, 0, 500]]);
+  });
+});
+
+describe('a statement that disagrees with itself', () => {
+  it('is read from its rows, with a warning naming its stated balance, the rows\' balance and the difference', async () => {
+    const text = new TextDecoder('windows-1252').decode(fixture('mt4-statement-cp1252.htm'));
+    const wrong = text.replace(/8 538\.15/g, '8 000.00');
+    expect(wrong).not.toBe(text);
+    const statement = await parseStatement(new TextEncoder().encode(wrong));
+    // By hand: 10 000 − 961.85 − 500 = 8 538.15 from the rows; the Summary says 8 000.00.
+    expect(statement.rowsBalance).toBe(8_538.15);
+    expect(statement.warnings).toEqual([
+      "The report states a balance of 8 000.00 USD, but its rows add up to 8 538.15 USD (a difference of -538.15 USD): the rows are imported as they are, so the account's balance will be 8 538.15 USD.",
+    ]);
+  });
+
+  it('an MT4 ticket listed twice with different figures refuses the file', async () => {
+    const text = new TextDecoder('windows-1252').decode(fixture('mt4-statement-cp1252.htm'));
+    const row = /<tr[^>]*>\s*<td[^>]*>30001001<\/td>.*?<\/tr>/is.exec(text)?.[0];
+    expect(row).toBeDefined();
+    const twice = text.replace(row!, `${row!}${row!.replace('350.00', '351.00')}`);
+    const error: unknown = await parseStatement(new TextEncoder().encode(twice)).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/^This report lists ticket 30001001 twice with different figures \(rows \d+ and \d+\)/);
+  });
+});
+
+describe('a .xlsx whose XML parts are UTF-16, as MetaTrader 5 writes them', () => {
+  it('reads the same as its UTF-8 twin', async () => {
+    const utf8 = new Uint8Array(await writeXlsxFile(MT5_XLSX_SHEET).toBuffer());
+    const parts = unzipSync(utf8);
+    const utf16: Record<string, Uint8Array> = {};
+    for (const [name, data] of Object.entries(parts)) {
+      utf16[name] = name.endsWith('.xml') || name.endsWith('.rels')
+        ? new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(new TextDecoder().decode(data).replace('encoding="UTF-8"', 'encoding="UTF-16"'), 'utf16le')]))
+        : data;
+    }
+    const rezipped = zipSync(utf16);
+    const sheet = utf16['xl/worksheets/sheet1.xml']!;
+    expect([sheet[0], sheet[1], sheet[2], sheet[3]]).toEqual([0xff, 0xfe, 0x3c, 0x00]);
+    expect(await parseStatement(rezipped)).toEqual(await parseStatement(utf8));
+  });
+
+  it('a part that inflates past the reading budget is stopped while inflating', async () => {
+    // Zeros a little past the per-part budget in one part.
+    const sheet = new Uint8Array(READ_BUDGET.partBytes + 1024);
+    const bomb = zipSync({ 'xl/workbook.xml': new TextEncoder().encode('<workbook/>'), 'xl/worksheets/sheet1.xml': sheet }, { level: 1 });
+    const error: unknown = await parseStatement(bomb).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ReadBudgetError);
+    expect((error as Error).message).toBe(`This file is too large or too complex to read (limit: ${READ_BUDGET.partBytes / 1024 / 1024} MB unpacked for one part of a spreadsheet).`);
+  });
+
+  it('a workbook cut short is refused as incomplete', async () => {
+    const bytes = new Uint8Array(await writeXlsxFile(MT5_XLSX_SHEET).toBuffer());
+    const error: unknown = await parseStatement(bytes.subarray(0, Math.floor(bytes.length * 0.45))).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotAStatementError);
+  });
+});
+
+describe('an MT4 statement in another language: read by its structure', () => {
+  // Headings and labels as a German terminal would print them; the data words (buy, balance, …) stay.
+  const GERMAN: [string, string][] = [
+    ['Account:', 'Konto:'], ['Name:', 'Name:'], ['Currency:', 'Währung:'], ['Leverage:', 'Hebel:'],
+    ['Closed Transactions:', 'Geschlossene Transaktionen:'], ['Open Trades:', 'Offene Trades:'], ['Working Orders:', 'Wartende Orders:'],
+    ['Ticket', 'Ticket'], ['Open Time', 'Eröffnungszeit'], ['Close Time', 'Schlusszeit'], ['Type', 'Typ'], ['Size', 'Größe'],
+    ['Item', 'Symbol'], ['Price', 'Preis'], ['Commission', 'Kommission'], ['Taxes', 'Steuern'], ['Swap', 'Swap'], ['Profit', 'Gewinn'],
+    ['Market Price', 'Marktpreis'], ['Closed P/L:', 'Geschlossener G/V:'], ['Floating P/L:', 'Schwebender G/V:'], ['Summary:', 'Übersicht:'],
+    ['Deposit/Withdrawal:', 'Einzahlung/Auszahlung:'], ['Credit Facility:', 'Kredit:'], ['Closed Trade P/L:', 'G/V geschlossen:'],
+    ['Margin:', 'Marge:'], ['Balance:', 'Kontostand:'], ['Equity:', 'Eigenkapital:'], ['Free Margin:', 'Freie Marge:'],
+    ['Details:', 'Details:'], ['Gross Profit:', 'Bruttogewinn:'], ['Gross Loss:', 'Bruttoverlust:'], ['Total Net Profit:', 'Nettogewinn:'],
+    ['Total Trades:', 'Trades gesamt:'], ['Short Positions (won %):', 'Short (gewonnen %):'], ['Long Positions (won %):', 'Long (gewonnen %):'],
+  ];
+
+  it('reads the same deals, positions, account and figures as the English statement', async () => {
+    const english = new TextDecoder('windows-1252').decode(fixture('mt4-statement-cp1252.htm'));
+    let german = english;
+    for (const [word, translated] of GERMAN) german = german.replaceAll(`>${word}`, `>${translated}`);
+    expect(german).not.toContain('>Closed Transactions:');
+    const read = (text: string) => parseStatement(new TextEncoder().encode(text));
+    expect(await read(german)).toEqual(await read(english));
   });
 });

@@ -6,6 +6,7 @@ import {
   type IngestAnswer,
   type IngestBatch,
   type IngestDeal,
+  type IngestStatement,
 } from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { accountBroker, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
@@ -25,6 +26,7 @@ import type { Ledger } from '#server/ledger/ledger.ts';
 import { entryOf, type BookEvent } from '#server/ledger/rules.ts';
 import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
+import { bookStatement, type StatementBooked } from '#server/import/statement-books.ts';
 import { cashFlows, categoryOf, rebateCredits, roundTrips, symbolNamer } from './mt5-books.ts';
 
 export interface Agent {
@@ -186,6 +188,8 @@ export class Ingest {
       }
     }
 
+    // A replayed statement's opening balance and equity, after its deals (docs/statements.md).
+    if (report.statement) await bookStatement(tx, this.ledger, account.id, report.statement, this.now() / 1000);
     if (report.state) await saveReportedState(tx, account.id, report.state, at);
     return applied;
   }
@@ -241,14 +245,22 @@ export class Ingest {
 
   /**
    * A statement file's deals into an account (the investor's MT5 or MT4 report), one transaction;
-   * times in the report are the broker's clock, `utcOffsetMinutes` ahead of UTC. Importing an
-   * overlapping report again changes nothing.
+   * times in the report are the broker's clock, `utcOffsetMinutes` ahead of UTC. With the statement's
+   * own figures, its opening balance and the account's equity are booked in the same transaction
+   * (docs/statements.md). Importing an overlapping report again changes nothing.
    */
   async importDeals(
     accountId: number,
     deals: readonly IngestDeal[],
     utcOffsetMinutes: number,
-  ): Promise<{ added: number; updated: number; unchanged: number }> {
+    statement?: IngestStatement,
+  ): Promise<{ added: number; updated: number; unchanged: number; booked: StatementBooked | null }> {
+    const seen = new Set<number>();
+    for (const deal of deals) {
+      // Two rows under one ticket would be stored over each other in one statement: refused, never a 500.
+      if (seen.has(deal.ticket)) throw badRequest(`The report lists deal ${deal.ticket} twice.`);
+      seen.add(deal.ticket);
+    }
     return this.ledger.write(async (tx) => {
       const account = await accountBroker(tx, accountId);
       if (!account) throw badRequest(`No account ${accountId}.`);
@@ -258,7 +270,8 @@ export class Ingest {
       }
       const names = await symbolMap(tx, account.broker_id);
       const step = await this.applyDeals(tx, account, deals, [], symbolNamer(names), (t) => t - utcOffsetMinutes * 60);
-      return { added: step.added, updated: step.updated, unchanged: step.unchanged };
+      const booked = statement ? await bookStatement(tx, this.ledger, account.id, statement, this.now() / 1000) : null;
+      return { added: step.added, updated: step.updated, unchanged: step.unchanged, booked };
     });
   }
 

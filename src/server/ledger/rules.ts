@@ -122,6 +122,8 @@ export interface CashFlow {
   rebalancing: boolean;
   /** The broker's ticket of the balance deal (real accounts). */
   ticket?: number;
+  /** An imported statement's opening balance (the balance before its period), not money the user moved. */
+  opening?: boolean;
 }
 
 /**
@@ -214,5 +216,6 @@ export function cashFlowEntry(f: CashFlow): DealEntry {
     ticket: f.ticket ?? null,
     positionId: null,
     copyOf: null,
+    ...(f.opening ? { opening: true } : {}),
   };
 }

@@ -181,7 +181,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
             .reverse()
             .map((d) => ({
               symbol: d.symbol ?? '',
-              type: d.type ?? BALANCE_TYPES[d.kind],
+              type: d.type ?? (d.is_opening ? 'Opening balance' : BALANCE_TYPES[d.kind]),
               category: d.category ?? 'Balance',
               server: account.server,
               currency: cur,

@@ -12,12 +12,22 @@ import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { badRequest, HttpError } from '#server/http/errors.ts';
-import { NotAStatementError, parseStatement, type ParsedStatement } from '#server/import/report.ts';
+import { ReaderBusyError, readStatement } from '#server/import/read-in-worker.ts';
+import { NotAStatementError, ReadBudgetError, type ParsedStatement } from '#server/import/report.ts';
+import { money } from '#server/import/stated.ts';
 import type { AgentBroker } from '#server/ingest/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 import { findAccount } from './account-lookup.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse };
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  413: ErrorResponse,
+  415: ErrorResponse,
+  429: ErrorResponse,
+};
 
 const UNSUPPORTED = `Send the report file itself as the request body, with content-type ${STATEMENT_CONTENT_TYPE}.`;
 const EMPTY = 'The file is empty. Choose a MetaTrader trade history report.';
@@ -54,11 +64,14 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
       schema: {
         description:
           `Imports a trade history report into an account: MetaTrader 5's Trade History Report (HTML in UTF-8 or UTF-16, or .xlsx) ` +
-          `or MetaTrader 4's Statement.htm, sent as the raw request body (content-type ${STATEMENT_CONTENT_TYPE}, at most ` +
-          `${STATEMENT_MAX_BYTES / 1024 / 1024} MB). Needs the write permission. Deals are stored by ticket: new ones are added, ` +
-          'changed ones updated, the rest skipped, so importing an overlapping report again changes nothing. The report\'s times ' +
-          'are broker server time, `utc_offset_minutes` ahead of UTC. A file that is not a report, or a report of another ' +
-          'account (by its login) or in another currency, is refused with a message (400).',
+          `or MetaTrader 4's Statement.htm or DetailedStatement.htm, in any language the terminal writes, sent as the raw request ` +
+          `body (content-type ${STATEMENT_CONTENT_TYPE}, at most ${STATEMENT_MAX_BYTES / 1024 / 1024} MB). Needs the write permission. ` +
+          'Deals are stored by ticket: new ones are added, changed ones updated, the rest skipped, so importing an overlapping report ' +
+          "again changes nothing. A report of a period opens with the balance before its first deal (an opening balance entry), and " +
+          "the account's equity becomes its balance plus the floating result of the positions the report lists. The report's times " +
+          'are broker server time, `utc_offset_minutes` ahead of UTC. Refused with a message (400): a file that is not a report, ' +
+          'one cut short, one listing a deal twice with different figures, one too large or complex to read within the budget, and ' +
+          'a report of another account (by its login) or in another currency (docs/statements.md).',
         consumes: [STATEMENT_CONTENT_TYPE],
         querystring: ImportStatementQuery,
         body: ImportStatementBody,
@@ -70,7 +83,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
       const account = await findAccount(db, user, request.query.account);
       const bytes: unknown = request.body;
       if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw badRequest(EMPTY);
-      const parsed = await readStatement(bytes, (err) => request.log.warn({ err }, 'statement import: the reader failed'));
+      const parsed = await readFile(bytes, (err) => request.log.warn({ err }, 'statement import: the reader failed'));
 
       const login = parsed.account.login;
       if (login !== null && login !== account.account) {
@@ -81,7 +94,10 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
         throw badRequest(`This report is in ${currency}, but the account ${account.account} is in ${account.currency}.`);
       }
 
-      const result = await ingest.importDeals(account.id, parsed.deals, request.query.utc_offset_minutes);
+      const result = await ingest.importDeals(account.id, parsed.deals, request.query.utc_offset_minutes, {
+        opening: parsed.opening && { before_ticket: parsed.opening.ticket, balance: parsed.opening.balance },
+        floating: parsed.floating,
+      });
       await audit(db, user.id, 'accounts.import-statement', {
         account: account.account_id,
         format: parsed.format,
@@ -90,9 +106,12 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
         skipped: result.unchanged,
       });
       // Real accounts' figures are served from the agents' snapshot: read it again from the books.
-      if (result.added + result.updated > 0) await agents.reported([]);
+      await agents.reported([]);
+      const opening = result.booked?.opening;
       return {
-        message: `Imported: ${result.added} added, ${result.updated} updated, ${result.unchanged} skipped.`,
+        message:
+          `Imported: ${result.added} added, ${result.updated} updated, ${result.unchanged} skipped.` +
+          (opening ? ` Opening balance ${money(opening)} ${account.currency}: the balance before the report's first deal.` : ''),
         added: result.added,
         updated: result.updated,
         skipped: result.unchanged,
@@ -102,12 +121,16 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
   );
 };
 
-/** The report in these bytes; any file the reader cannot take is the uploader's 400, never a 500. */
-async function readStatement(bytes: Uint8Array, onUnexpected: (err: unknown) => void): Promise<ParsedStatement> {
+/**
+ * The report in these bytes, read in a worker under the reading budget (src/server/import/budget.ts);
+ * any file the reader cannot take is the uploader's 400, never a 500, and never a stalled server.
+ */
+async function readFile(bytes: Uint8Array, onUnexpected: (err: unknown) => void): Promise<ParsedStatement> {
   try {
-    return await parseStatement(bytes);
+    return await readStatement(bytes);
   } catch (err) {
-    if (err instanceof NotAStatementError) throw badRequest(err.message);
+    if (err instanceof NotAStatementError || err instanceof ReadBudgetError) throw badRequest(err.message);
+    if (err instanceof ReaderBusyError) throw new HttpError(429, err.message);
     onUnexpected(err);
     throw badRequest(UNREADABLE);
   }

@@ -122,6 +122,20 @@ function refuseDuplicates<T>(
   });
 }
 
+/**
+ * What a trade history report states beyond its deals, sent by an agent that replays one (`npm run agent
+ * -- replay`) after its deals (docs/statements.md): the balance before the report's first deal, booked
+ * as the account's opening balance, and the floating result of the open positions it lists, which with
+ * the balance makes the account's equity until a terminal reports it.
+ */
+export const IngestStatement = z.strictObject({
+  /** The balance just before deal `before_ticket` (the report's first, already sent); null when the report does not say. */
+  opening: z.strictObject({ before_ticket: Ticket, balance: Money }).nullable(),
+  /** Profit + swap + commission of the open positions the report lists (0 without any). */
+  floating: Money,
+});
+export type IngestStatement = z.infer<typeof IngestStatement>;
+
 export const IngestAccount = z.strictObject({
   /** The account's login and server, as registered by an operator. */
   login: Text('login', 32),
@@ -144,6 +158,8 @@ export const IngestAccount = z.strictObject({
     })
     .optional(),
   quotes: z.array(IngestQuote).max(MAX_QUOTES_PER_BATCH).optional(),
+  /** A replayed statement's own figures (after its deals). */
+  statement: IngestStatement.optional(),
 }).superRefine((account, ctx) => {
   // A batch is one state of the account: one deal per ticket, one position per identifier.
   refuseDuplicates(ctx, account.deals?.items ?? [], (d) => d.ticket, (i) => ['deals', 'items', i, 'ticket'],
