@@ -60,6 +60,17 @@ describe.each(BACKENDS)('the opening balance of period reports (%s)', (backend) 
     };
   };
 
+  /** The account's end-of-day NAV balance on a day ('2024.02.09'), null without a row; every such row is derived. */
+  const navBalance = async (day: string): Promise<number | null> => {
+    const [year, month, date] = day.split('.').map(Number) as [number, number, number];
+    const res = await http<{ data: { account_id: string; date_id: string; date_day: number; balance: number; derived: boolean }[] }>(
+      server, 'GET', `/api/brokers/accounts/historical_infos?date_id=${month}.${year}`, { key: admin },
+    );
+    const row = res.body.data.find((r) => r.account_id === accountId && r.date_id === `${month}.${year}` && r.date_day === date);
+    if (row) expect(row.derived).toBe(true);
+    return row?.balance ?? null;
+  };
+
   beforeAll(async () => {
     server = await startServer(backend);
     admin = await login(server, 'admin');
@@ -90,6 +101,12 @@ describe.each(BACKENDS)('the opening balance of period reports (%s)', (backend) 
     });
   });
 
+  it('February alone: its end-of-day NAV starts at the opening balance, on the day of its first deal', async () => {
+    expect(await navBalance('2024.02.09')).toBeNull();
+    expect(await navBalance('2024.02.10')).toBe(1_100);
+    expect(await navBalance('2024.02.11')).toBe(1_150);
+  });
+
   it('February again: nothing changes', async () => {
     const before = await books();
     const res = await upload(report(1_100, FEBRUARY));
@@ -104,6 +121,12 @@ describe.each(BACKENDS)('the opening balance of period reports (%s)', (backend) 
     expect(books_).toMatchObject({ balance: 1_150, equity: 1_150, openings: [{ amount: 1_000, at: at('2024.01.10 10:00:00') - 1 }] });
     // 1 000 → 1 150 over the two months: +15 %.
     expect(books_.growth).toBeCloseTo(15, 6);
+    // The NAV derived from the deals moved with the opening: January opens it, February's days follow from January's rows.
+    expect(await navBalance('2024.01.09')).toBeNull();
+    expect(await navBalance('2024.01.10')).toBe(1_000);
+    expect(await navBalance('2024.01.11')).toBe(1_100);
+    expect(await navBalance('2024.02.09')).toBe(1_100);
+    expect(await navBalance('2024.02.11')).toBe(1_150);
   });
 
   it('a report overlapping both months changes nothing', async () => {
