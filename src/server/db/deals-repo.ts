@@ -154,10 +154,14 @@ export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'
   return rows.map((r) => r.symbol);
 }
 
-/** An account's money movements, oldest first: each deal's time (epoch seconds) and what it did to the balance. */
-export async function balanceMoves(q: Queryable, accountId: number): Promise<{ at: number; money: number }[]> {
+/** An account's money movements, oldest first: each deal's time (epoch seconds), what it did to the balance, its broker ticket, and whether it is a statement's opening balance. */
+export async function balanceMoves(
+  q: Queryable,
+  accountId: number,
+): Promise<{ at: number; money: number; ticket: number | null; opening: boolean }[]> {
   return q.query(
-    `SELECT extract(epoch FROM datetime)::bigint AS at, CASE WHEN kind = 'trade' THEN net ELSE amount END AS money
+    `SELECT extract(epoch FROM datetime)::bigint AS at, CASE WHEN kind = 'trade' THEN net ELSE amount END AS money, ticket,
+       is_opening AS opening
      FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
     [accountId],
   );

@@ -1,4 +1,4 @@
-import type { BalanceAnchor, BalanceMove, OpeningEntry } from '#shared/domain/opening-balance.ts';
+import type { BalanceAnchor } from '#shared/domain/opening-balance.ts';
 import type { Queryable } from './database.ts';
 
 /**
@@ -23,19 +23,6 @@ export async function balanceAnchors(q: Queryable, accountId: number): Promise<B
      WHERE a.account_id = $1`,
     [accountId],
   );
-}
-
-/** The rows of an account's books that move its balance, and its opening balance entries apart. */
-export async function balanceMoves(q: Queryable, accountId: number): Promise<{ moves: BalanceMove[]; openings: OpeningEntry[] }> {
-  const rows = await q.query<{ time: number; ticket: number | null; amount: number; is_opening: boolean }>(
-    `SELECT extract(epoch FROM datetime)::bigint AS time, ticket, amount + net AS amount, is_opening
-     FROM deals WHERE account_id = $1`,
-    [accountId],
-  );
-  return {
-    moves: rows.filter((r) => !r.is_opening).map(({ time, ticket, amount }) => ({ time, ticket, amount })),
-    openings: rows.filter((r) => r.is_opening && r.ticket !== null).map((r) => ({ ticket: r.ticket!, at: r.time, amount: r.amount })),
-  };
 }
 
 /** An account's equity as an imported statement leaves it (its balance and the floating result of the positions it lists). */

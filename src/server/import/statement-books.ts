@@ -3,7 +3,8 @@ import { cents } from '#shared/analytics/stats.ts';
 import { openingEntries } from '#shared/domain/opening-balance.ts';
 import { readBooks } from '#server/db/accounts-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
-import { balanceAnchors, balanceMoves, saveBalanceAnchor, saveStatementEquity } from '#server/db/statement-repo.ts';
+import { balanceMoves } from '#server/db/deals-repo.ts';
+import { balanceAnchors, saveBalanceAnchor, saveStatementEquity } from '#server/db/statement-repo.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 
 /** What booking a statement's own figures left: the opening balance booked before its first deal, and the account's figures. */
@@ -32,7 +33,9 @@ export async function bookStatement(
   const anchors = await balanceAnchors(tx, accountId);
   let opening: number | null = null;
   if (anchors.length > 0) {
-    const { moves, openings } = await balanceMoves(tx, accountId);
+    const rows = await balanceMoves(tx, accountId);
+    const moves = rows.filter((r) => !r.opening).map((r) => ({ time: r.at, ticket: r.ticket, amount: r.money }));
+    const openings = rows.filter((r) => r.opening && r.ticket !== null).map((r) => ({ ticket: r.ticket!, at: r.at, amount: r.money }));
     const wanted = openingEntries(anchors, moves);
     const same = (a: { at: number; amount: number }, b: { at: number; amount: number }) => a.at === b.at && cents(a.amount) === cents(b.amount);
     const wantedBy = new Map(wanted.map((entry) => [entry.ticket, entry]));
