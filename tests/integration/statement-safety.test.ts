@@ -202,6 +202,18 @@ describe.each(BACKENDS)('statement files that attack the server (%s)', (backend)
     expect(await books()).toEqual(before);
   });
 
+  it('a deal dated years ahead of the server\'s clock is refused naming the deal, nothing written', async () => {
+    const before = await books();
+    const future = DEAL_5004.replace('2023.11.03 09:15:00', '2040.11.03 09:15:00');
+    expect(future).not.toBe(DEAL_5004);
+    const res = await upload(NETTING.replace(DEAL_5004, future));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      "The report dates deal 5004 2040-11-03 09:15:00 on the broker's clock, later than the server's clock allows: it cannot be imported.",
+    );
+    expect(await books()).toEqual(before);
+  });
+
   it('a report cut short is refused, and nothing is written', async () => {
     // A new account's worth: the report's deals are not there yet.
     await server.app.db.query('DELETE FROM deals WHERE account_id = (SELECT id FROM accounts WHERE account_id = $1)', [accountId]);

@@ -256,10 +256,18 @@ export class Ingest {
     statement?: IngestStatement,
   ): Promise<{ added: number; updated: number; unchanged: number; booked: StatementBooked | null }> {
     const seen = new Set<number>();
+    const latest = latestBrokerTime(this.now());
     for (const deal of deals) {
       // Two rows under one ticket would be stored over each other in one statement: refused, never a 500.
       if (seen.has(deal.ticket)) throw badRequest(`The report lists deal ${deal.ticket} twice.`);
       seen.add(deal.ticket);
+      // As from a terminal: a deal dated in the future is a fault of the file, and would spoil every read of the account.
+      if (deal.time > latest) {
+        throw badRequest(
+          `The report dates deal ${deal.ticket} ${new Date(deal.time * 1000).toISOString().slice(0, 19).replace('T', ' ')} on the broker's clock, ` +
+            `later than the server's clock allows: it cannot be imported.`,
+        );
+      }
     }
     return this.ledger.write(async (tx) => {
       const account = await accountBroker(tx, accountId);
