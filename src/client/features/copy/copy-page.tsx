@@ -33,6 +33,7 @@ export const REASON_LABELS: Record<MissReason, string> = {
   rejected: 'Rejected by the terminal',
   no_margin: 'Not enough margin',
   equity_stop: 'Equity stop',
+  no_size: 'Size unknown (equity in EUR)',
   unknown: 'Not recorded',
 };
 
@@ -135,7 +136,7 @@ const unitOf = (t: CopiedTrade) => (t.slippage_unit === 'pips' ? ' pips' : '');
 const TRADE_COLUMNS: readonly TableColumn<CopiedTrade, TradeKey>[] = [
   { key: 'opened_at', header: 'Opened', render: (t) => formatDateFr(t.opened_at) },
   { key: 'symbol', header: 'Trade', render: (t) => `${t.type} ${t.symbol}${t.inferred ? ' *' : ''}`, sortValue: (t) => t.symbol },
-  { key: 'quantity', header: 'Size / rule', render: (t) => `${t.quantity} / ${t.expected_quantity}`, align: 'right' },
+  { key: 'quantity', header: 'Size / rule', render: (t) => `${t.quantity} / ${t.expected_quantity ?? MISSING_VALUE}`, align: 'right' },
   { key: 'entry_slippage', header: 'Entry slippage', render: (t) => fmt(t.entry_slippage, 2, unitOf(t)), align: 'right' },
   { key: 'exit_slippage', header: 'Exit slippage', render: (t) => fmt(t.exit_slippage, 2, unitOf(t)), align: 'right' },
   { key: 'slippage_cost_eur', header: 'Slippage cost', render: (t) => eur(t.slippage_cost_eur), align: 'right' },
