@@ -286,6 +286,8 @@ export class CopyEngine {
     }
     const eur = (a: LiveAccount) => convertOrNull(a.equity, a.currency, 'EUR', snapshot.rates);
     for (const { account: f, relation } of followers) {
+      // Its terminal holds a copy of this trade already (it reported one before the master's report came).
+      if (snapshot.positions.some((c) => c.account_id === f.id && c.master_position_id === p.id)) continue;
       if (relation.equityStop !== null && (this.stopped.has(relation.id) || f.equity <= relation.equityStop)) {
         if (!this.stopped.has(relation.id)) await this.fireStop(f, relation, atS);
         await this.missed(master, p, [f], 'equity_stop', null, atS);
