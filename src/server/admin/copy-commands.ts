@@ -189,7 +189,7 @@ const copyPairs = command({
     const master = await requireAccount(db, c.master, 'master');
     const shown = (await rulesOfScope(db, { categories: CATEGORIES })).find((r) => r.master_id === master.account_id);
     if (!shown) throw new CliError(`${accountLabel(c.master)} ('${master.account_name}') follows a master: only a master has copy rules.`);
-    const saved = await asCli(() => saveAllowedPairs(db, OPERATOR, master, shown.market_type, c.pairs, (m) => ruleUniverse(db, m)));
+    const saved = await asCli(() => saveAllowedPairs(db, OPERATOR, master, shown.market_type, c.pairs, (q, m) => ruleUniverse(q, m)));
     out(`${accountLabel(c.master)} (${saved.market_type}): its followers copy ${saved.allowed_pairs.join(', ') || 'nothing'}.`);
   },
 });

@@ -1,8 +1,9 @@
 import { FOREX_PAIRS, type MarketType } from '#shared/domain/pairs.ts';
-import type { Database } from '#server/db/database.ts';
+import type { Database, Queryable } from '#server/db/database.ts';
 import { activeRelationOf } from '#server/db/copy-relations-repo.ts';
 import { rulesOfMaster, saveRule } from '#server/db/copy-rules-repo.ts';
 import { tradedSymbols } from '#server/db/deals-repo.ts';
+import { listSymbols } from '#server/db/symbol-map-repo.ts';
 import { badRequest, notFound } from '#server/http/errors.ts';
 import type { Actor } from './relations.ts';
 
@@ -12,10 +13,14 @@ import type { Actor } from './relations.ts';
  * nothing yet takes the market of the pairs it is given (else the master's default market).
  */
 
-/** The instruments a rule of this market may allow: the 14 forex pairs, or the equities known (quoted now, or traded in the books). */
-export async function ruleUniverse(db: Database, market: MarketType, quotedEquities: readonly string[] = []): Promise<string[]> {
+/**
+ * The instruments a rule of this market may allow: the 14 forex pairs; or the equities known: quoted
+ * now, traded in the books, or named by a broker's symbol map (an operator mapping AAPL.us → AAPL).
+ */
+export async function ruleUniverse(db: Queryable, market: MarketType, quotedEquities: readonly string[] = []): Promise<string[]> {
   if (market === 'Forex') return [...FOREX_PAIRS];
-  return [...new Set([...quotedEquities, ...(await tradedSymbols(db, 'Equities'))])].sort();
+  const mapped = (await listSymbols(db)).map((s) => s.symbol).filter((s) => !(FOREX_PAIRS as readonly string[]).includes(s));
+  return [...new Set([...quotedEquities, ...(await tradedSymbols(db, 'Equities')), ...mapped])].sort();
 }
 
 export interface SavedRule {
@@ -34,7 +39,8 @@ export async function saveAllowedPairs(
   master: { id: number; account_id: string },
   defaultMarket: MarketType,
   requested: readonly string[],
-  universe: (market: MarketType) => Promise<readonly string[]>,
+  /** What a market's rule may allow, read in the change's transaction. */
+  universe: (q: Queryable, market: MarketType) => Promise<readonly string[]>,
 ): Promise<SavedRule> {
   return db.transaction(async (tx) => {
     if (await activeRelationOf(tx, master.id)) throw notFound(`Master not found: ${master.account_id}`);
@@ -42,7 +48,7 @@ export async function saveAllowedPairs(
     const withPairs = stored.find((r) => r.allowed_pairs.length > 0);
     const allForex = requested.every((p) => (FOREX_PAIRS as readonly string[]).includes(p));
     const market_type: MarketType = withPairs?.market_type ?? (requested.length ? (allForex ? 'Forex' : 'Equities') : (stored[0]?.market_type ?? defaultMarket));
-    const known = await universe(market_type);
+    const known = await universe(tx, market_type);
     const unknown = requested.filter((p) => !known.includes(p));
     if (unknown.length) throw badRequest(`Not ${market_type} instruments: ${unknown.join(', ')}`);
     const allowed_pairs = known.filter((p) => requested.includes(p));

@@ -132,7 +132,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
         if (!shown || !account || account.account_id !== master_id) throw notFound(`Master not found: ${master_id}`);
         const actor = { scope: callerScope(user), audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };
         const quoted = [...instruments().values()].filter((i) => i.category === 'Equities').map((i) => i.symbol);
-        const saved = await saveAllowedPairs(db, actor, account, shown.market_type, new_allowed_pairs, (m) => ruleUniverse(db, m, quoted));
+        const saved = await saveAllowedPairs(db, actor, account, shown.market_type, new_allowed_pairs, (q, m) => ruleUniverse(q, m, quoted));
         changes.bump();
         // The rule is stored: the leader reads it again whenever it takes over.
         await copier?.reloadRules().catch((err: unknown) => request.log.warn({ err }, 'the leader did not hear the new copy rule'));
