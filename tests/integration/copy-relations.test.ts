@@ -179,9 +179,17 @@ describe.each(BACKENDS)('copy relations through the API (%s)', (backend) => {
         return stopped();
       }, { timeout: 10_000 })
       .not.toBeNull();
-    // Another edit with the same stop leaves it fired; a new stop arms it.
+    // Another edit with the same stop leaves it fired; asked to, it arms it again; so does a new stop.
     expect((await write('PUT', `/api/copy/relations/${relation.id}`, { ...terms, max_lot: 9, equity_stop: 1e9 })).status).toBe(200);
     expect(await stopped()).not.toBeNull();
+    expect((await write('PUT', `/api/copy/relations/${relation.id}`, { ...terms, equity_stop: 1e9, rearm_equity_stop: true })).status).toBe(200);
+    expect(await stopped()).toBeNull();
+    await expect
+      .poll(async () => {
+        await simulatorOf(server.app).tick();
+        return stopped();
+      }, { timeout: 10_000 })
+      .not.toBeNull();
     expect((await write('PUT', `/api/copy/relations/${relation.id}`, { ...terms, equity_stop: 1 })).status).toBe(200);
     expect(await stopped()).toBeNull();
   });

@@ -130,18 +130,18 @@ export async function createRelation(db: Database, actor: Actor, input: NewRelat
   });
 }
 
-/** New terms for a relation in force; an equity stop changed (or set) is armed again. */
+/** New terms for a relation in force; an equity stop changed (or set), or `rearm`, is armed again. */
 export async function updateRelation(
   db: Database,
   actor: Actor,
   id: number,
-  input: { terms: CopyTerms; equityStop: number | null },
+  input: { terms: CopyTerms; equityStop: number | null; rearm?: boolean },
 ): Promise<RelationWithAccounts> {
   return db.transaction(async (tx) => {
     const before = await visible(tx, actor, id);
     await relationById(tx, id, true);
     if (before.endedAt !== null) throw badRequest(`The copy relation ${id} has ended: create a new one.`);
-    await updateRelationRow(tx, id, input.terms, input.equityStop, input.equityStop !== before.equityStop);
+    await updateRelationRow(tx, id, input.terms, input.equityStop, input.rearm === true || input.equityStop !== before.equityStop);
     const after = await stored(tx, id);
     await actor.audit(tx, 'copy.relation.update', { ...auditDetail(after), before: auditDetail(before) });
     return after;

@@ -107,7 +107,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
     {
       preHandler: requirePermission('write'),
       schema: {
-        description: "A relation's terms: sizing, maximum lot, equity stop (a changed stop is armed again). Takes Idempotency-Key.",
+        description: "A relation's terms: sizing, maximum lot, equity stop (a changed stop is armed again; an unchanged one with rearm_equity_stop). Takes Idempotency-Key.",
         params: RelationParams,
         body: UpdateRelationBody,
         response: { 200: RelationResponse, ...errors },
@@ -117,7 +117,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       const user = callerOf(request);
       const body = request.body;
       return idempotent(db, request, reply, user.id, async () => {
-        const r = await updateRelation(db, actorOf(user), request.params.id, { terms: termsOf(body), equityStop: body.equity_stop });
+        const r = await updateRelation(db, actorOf(user), request.params.id, { terms: termsOf(body), equityStop: body.equity_stop, rearm: body.rearm_equity_stop });
         await changed(request.log);
         return { message: `${r.follower.account_name} copies ${r.master.account_name} by ${sizingText(r.terms)}.`, relation: relationOut(r) };
       });

@@ -83,11 +83,13 @@ export const CreateRelationBody = z.strictObject({
 });
 export type CreateRelationBody = z.input<typeof CreateRelationBody>;
 
-/** PUT /api/copy/relations/{id}: the relation's terms, all of them; a changed equity stop is armed again. */
+/** PUT /api/copy/relations/{id}: the relation's terms, all of them; a changed equity stop is armed again, an unchanged one with `rearm_equity_stop`. */
 export const UpdateRelationBody = z.strictObject({
   sizing: CopySizing,
   max_lot: MaxLot,
   equity_stop: EquityStop,
+  /** true: a stop that fired is armed again (copying to the follower resumes) even at the same level. */
+  rearm_equity_stop: z.boolean({ error: 'rearm_equity_stop must be true or false' }).default(false),
 });
 export type UpdateRelationBody = z.input<typeof UpdateRelationBody>;
 
