@@ -53,7 +53,7 @@ export async function startSimulation(seed: number, tickMs: number): Promise<Sim
   };
 }
 
-/** The admin CLI commands that register this simulation's brokers, accounts, copy relations and rules, and its agent. */
+/** The admin CLI commands that register this simulation's brokers, accounts, copy relations, and its agent. */
 export function setupCommands(sim: Simulation, agentName: string): string[] {
   const byId = new Map(sim.accounts.map((a) => [a.id, a]));
   const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
