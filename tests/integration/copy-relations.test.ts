@@ -61,7 +61,9 @@ describe.each(BACKENDS)('copy relations through the API (%s)', (backend) => {
       [{ ...base, sizing: { mode: 'fixed', lot: 0.001 } }, /sizing\.lot must be at least 0\.01/],
       [{ ...base, sizing: { mode: 'martingale' } }, /sizing\.mode must be one of: ratio, equity, fixed/],
       [{ ...base, sizing: { mode: 'ratio', ratio: 1 }, max_lot: 0 }, /max_lot must be at least 0\.01/],
-      [{ ...base, sizing: { mode: 'ratio', ratio: 1 }, equity_stop: -5 }, /equity_stop must be greater than 0/],
+      [{ ...base, sizing: { mode: 'ratio', ratio: 1 }, equity_stop: -5 }, /equity_stop must be at least 0\.01/],
+      // Under a cent: it would be stored as 0.
+      [{ ...base, sizing: { mode: 'ratio', ratio: 1 }, equity_stop: 0.001 }, /equity_stop must be at least 0\.01/],
       [{ ...base, sizing: { mode: 'ratio', ratio: 1 }, copy_ratio: 2 }, /copy_ratio/],
       [{ ...base, sizing: { mode: 'ratio', ratio: '1' } }, /sizing\.ratio must be a number/],
     ];
@@ -71,6 +73,10 @@ describe.each(BACKENDS)('copy relations through the API (%s)', (backend) => {
       expect(res.body.message).toMatch(message);
     }
     expect(await audits('copy.relation.create')).toBe(0);
+    const follower = accounts().find((a) => a.master_id !== null)!;
+    const tiny = await write<{ message: string }>('PUT', '/api/risk/equity-stop', { account: follower.account_id, equity_stop: 0.004 });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body.message).toMatch(/equity_stop must be at least 0\.01/);
   });
 
   it('refuses an account copying itself, a chain either way, and a follower that copies a master already', async () => {

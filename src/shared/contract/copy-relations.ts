@@ -37,7 +37,8 @@ const MaxLot = bounded('max_lot', SIZING_LIMITS.lot).nullable();
 /** The follower's equity stop in its currency; null: none. */
 const EquityStop = z
   .number({ error: 'equity_stop must be a number or null' })
-  .positive('equity_stop must be greater than 0')
+  // Stored to the cent: under one it would be 0.
+  .min(0.01, 'equity_stop must be at least 0.01')
   .max(1e12, 'equity_stop is too large')
   .nullable();
 

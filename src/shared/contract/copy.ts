@@ -155,5 +155,6 @@ export const RiskLimitsBody = z.strictObject({
 /** A follower's equity stop (write users), in the account's currency; null removes it. Setting it again re-arms a stop that fired. */
 export const EquityStopBody = z.strictObject({
   account: Text('account', 100),
-  equity_stop: z.number({ error: 'equity_stop must be a number or null' }).positive('equity_stop must be greater than 0').max(1e12, 'equity_stop is too large').nullable(),
+  // Stored to the cent: under one it would be 0.
+  equity_stop: z.number({ error: 'equity_stop must be a number or null' }).min(0.01, 'equity_stop must be at least 0.01').max(1e12, 'equity_stop is too large').nullable(),
 });
