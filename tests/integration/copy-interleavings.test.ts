@@ -104,7 +104,7 @@ describe.each(BACKENDS)('the order of master and follower reports (%s)', (backen
     await takeTheClose(203);
   });
 
-  it('many reports both ways, a restart of the master’s agent, changes-only batches: no close until the master’s is reported', async () => {
+  it('many reports both ways, restarts of both agents, changes-only batches: no close until the master’s is reported', async () => {
     master.open = [position(104, 'EURUSD', 'buy', 1, 1.1, now)];
     await master.report();
     await takeOpen(104);
@@ -113,9 +113,13 @@ describe.each(BACKENDS)('the order of master and follower reports (%s)', (backen
       await follower.report();
       await master.report();
     }
-    // The master's agent restarts: a new session with its full snapshot.
+    // The master's agent restarts: a new session with its full snapshot. The follower's agent
+    // restarts too and forgets copy_of: the copy stays linked.
     master.restart();
     await master.report();
+    follower.restart();
+    await follower.report([], { positions: { full: true, open: [position(204, 'EURUSD', 'buy', 1, 1.1, now)], closed: [] } });
+    expect(await follower.poll(1)).toEqual([]);
     // A batch of changes only, naming nothing closed.
     await master.report([], { positions: { full: false, open: [], closed: [] } });
     await follower.report([], { positions: { full: false, open: follower.open, closed: [] } });

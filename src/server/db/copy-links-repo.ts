@@ -26,8 +26,11 @@ export async function masterPositionRef(q: Queryable, positionId: number): Promi
   return rows[0];
 }
 
-/** Stores what each reported position copies (its `copy_of`, or none), by identifier. */
-export async function saveCopyOf(q: Queryable, accountId: number, positions: readonly { identifier: number; copy_of: number | null }[]): Promise<void> {
+/**
+ * Stores what reported positions copy (their `copy_of`), by identifier. A report without it keeps
+ * what an earlier one said: a copy stays a copy (an agent restarted without its memory, say).
+ */
+export async function saveCopyOf(q: Queryable, accountId: number, positions: readonly { identifier: number; copy_of: number }[]): Promise<void> {
   if (positions.length === 0) return;
   await q.query(
     `UPDATE positions p SET copy_of = u.copy_of

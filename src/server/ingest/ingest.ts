@@ -183,7 +183,7 @@ export class Ingest {
         };
       });
       await upsertReportedPositions(tx, rows);
-      await saveCopyOf(tx, account.id, report.positions.open.map((p) => ({ identifier: p.identifier, copy_of: p.copy_of ?? null })));
+      await saveCopyOf(tx, account.id, report.positions.open.flatMap((p) => (p.copy_of === undefined ? [] : [{ identifier: p.identifier, copy_of: p.copy_of }])));
       applied.positions = rows.length;
       const ids = rows.map((r) => r.identifier);
       if (report.positions.full) applied.positions += await closeReportedPositions(tx, account.id, { keep: ids }, at);
