@@ -10,6 +10,7 @@ import { AGENT_KEY_HEADER, IngestAnswer, MAX_ACCOUNTS_PER_BATCH, MAX_DEALS_PER_B
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 import { listBrokers, type BrokerRow } from '#server/db/accounts-repo.ts';
+import { activeRelations, type Relation } from '#server/db/copy-relations-repo.ts';
 import { dealsAfter, type DealEntry } from '#server/db/deals-repo.ts';
 import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
@@ -23,6 +24,8 @@ export interface Simulation {
   market: SimulatedMarket;
   brokers: BrokerRow[];
   accounts: LiveAccount[];
+  /** Who copies whom in the simulation (its copy relations). */
+  relations: Relation[];
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,7 @@ export async function startSimulation(seed: number, tickMs: number): Promise<Sim
     market,
     brokers: await listBrokers(db),
     accounts: [...market.snapshot().accounts.values()],
+    relations: await activeRelations(db),
     async stop() {
       copier.stop();
       await market.stop();
@@ -49,22 +53,25 @@ export async function startSimulation(seed: number, tickMs: number): Promise<Sim
   };
 }
 
-/** The admin CLI commands that register this simulation's brokers and accounts, and its agent. */
+/** The admin CLI commands that register this simulation's brokers, accounts, copy relations, and its agent. */
 export function setupCommands(sim: Simulation, agentName: string): string[] {
   const byId = new Map(sim.accounts.map((a) => [a.id, a]));
   const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const label = (id: number) => `${byId.get(id)!.account}@${byId.get(id)!.server}`;
   return [
     ...sim.brokers.map((b) => `npm run admin -- broker add ${q(b.broker_name)} --logo ${q(b.img_path)}`),
     ...[...sim.accounts]
-      .sort((a, b) => Number(a.is_master === b.is_master ? a.id - b.id : a.is_master ? -1 : 1))
-      .map((a) => {
-        const master = a.master_id === null ? undefined : byId.get(a.master_id);
-        return (
+      .sort((a, b) => a.id - b.id)
+      .map(
+        (a) =>
           `npm run admin -- account add --broker ${q(a.broker.broker_name)} --login ${a.account} --server ${a.server} ` +
-          `--name ${q(a.account_name)} --currency ${a.currency} --category ${q(a.teiko_category)} --leverage ${a.leverage}` +
-          (master ? ` --master ${master.account}@${master.server} --ratio ${a.copy_ratio}` : '')
-        );
-      }),
+          `--name ${q(a.account_name)} --currency ${a.currency} --category ${q(a.teiko_category)} --leverage ${a.leverage}`,
+      ),
+    ...sim.relations.map((r) => {
+      const s = r.terms.sizing;
+      const sizing = s.mode === 'ratio' ? `--ratio ${s.ratio}` : s.mode === 'equity' ? `--equity ${s.multiplier}` : `--fixed ${s.lot}`;
+      return `npm run admin -- copy add --master ${label(r.masterId)} --follower ${label(r.followerId)} ${sizing}`;
+    }),
     `npm run admin -- agent create ${agentName} ${sim.accounts.map((a) => `--account ${a.account}@${a.server}:trade`).join(' ')}`,
   ];
 }
@@ -75,7 +82,8 @@ export function asMt5Deals(d: DealEntry & { id: number }): IngestDeal[] {
     return [{ ticket: d.id * 2, position_id: 0, time: d.at, type: 2, entry: 'in', symbol: '', volume: 0, price: 0, commission: 0, fee: 0, swap: 0, profit: d.amount }];
   }
   const buy = d.type === 'Buy';
-  const common = { position_id: d.id, symbol: d.symbol ?? '', volume: d.quantity };
+  // The position the trade closed (the identifier its terminal reported it under), else one of its own.
+  const common = { position_id: d.positionId ?? d.id, symbol: d.symbol ?? '', volume: d.quantity };
   return [
     { ...common, ticket: d.id * 2, time: d.openedAt ?? d.at, type: buy ? 0 : 1, entry: 'in', price: d.openPrice ?? 0, commission: 0, fee: 0, swap: 0, profit: 0 },
     { ...common, ticket: d.id * 2 + 1, time: d.at, type: buy ? 1 : 0, entry: 'out', price: d.closePrice ?? 0, commission: d.commission, fee: d.fee, swap: d.swap, profit: d.profit },
@@ -127,6 +135,8 @@ export async function runAsAgent(sim: Simulation, options: { url: string; key: s
                       identifier: p.id, symbol: p.symbol, type: p.type === 'Buy' ? ('buy' as const) : ('sell' as const), volume: p.quantity,
                       price_open: p.price_open, price_current: p.price_current, sl: p.sl ?? 0, tp: p.tp ?? 0, profit: p.profit, swap: p.swap,
                       commission: p.commission, time: p.opened_at,
+                      // A copy names its master position by the master's identifier (here, the simulator's id).
+                      ...(p.master_position_id === null ? {} : { copy_of: p.master_position_id }),
                     })),
                 },
                 quotes,

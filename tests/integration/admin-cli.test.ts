@@ -79,6 +79,7 @@ class Flow {
   async run(): Promise<void> {
     try {
       await this.register();
+      await this.copies();
       await this.revoke();
       // What the database refuses, once: on PostgreSQL when it is configured (in parallel), else on
       // PGlite (one process at a time may open it).
@@ -136,14 +137,16 @@ class Flow {
     await this.withApp(async (app) => {
       const db = app.db;
       // The master and its follower, with the ratio and the agent source; nothing of the refused follower.
+      // The follower's copy relation: by ratio 0.5, in force.
       const accounts = await db.query(
-        `SELECT a.account || '@' || a.server AS login, a.is_master, m.account || '@' || m.server AS master, a.copy_ratio,
+        `SELECT a.account || '@' || a.server AS login, m.account || '@' || m.server AS master, r.sizing, r.sizing_value,
                 a.leverage, a.source, a.currency, a.teiko_category
-         FROM accounts a LEFT JOIN accounts m ON m.id = a.master_id ORDER BY a.account`,
+         FROM accounts a LEFT JOIN copy_relations r ON r.follower_id = a.id AND r.ended_at IS NULL
+         LEFT JOIN accounts m ON m.id = r.master_id ORDER BY a.account`,
       );
       expect(accounts).toEqual([
-        { login: MASTER, is_master: true, master: null, copy_ratio: 1, leverage: 100, source: 'agent', currency: 'EUR', teiko_category: 'global forex' },
-        { login: FOLLOWER, is_master: false, master: MASTER, copy_ratio: 0.5, leverage: 200, source: 'agent', currency: 'EUR', teiko_category: 'global forex' },
+        { login: MASTER, master: null, sizing: null, sizing_value: null, leverage: 100, source: 'agent', currency: 'EUR', teiko_category: 'global forex' },
+        { login: FOLLOWER, master: MASTER, sizing: 'ratio', sizing_value: 0.5, leverage: 200, source: 'agent', currency: 'EUR', teiko_category: 'global forex' },
       ]);
 
       // The key the operator copied is accepted, hashed as the server hashes keys; only its hash is stored.
@@ -164,6 +167,46 @@ class Flow {
       expect(session).toMatchObject({ restrictions: ['write', 'read_rebate'], portfolio_auth: ['Global FX', 'AMC'], status: 'active' });
       expect((await signIn(app, 'not-the-password')).statusCode).toBe(401);
     });
+  }
+
+  /** Copy relations and rules set up with the copy commands: the API's checks, audited, seen by the server. */
+  private async copies(): Promise<void> {
+    expect(await this.ok(['copy', 'list'])).toMatch(new RegExp(`${FOLLOWER}\\s+${MASTER}\\s+ratio 0\\.5`));
+    await this.refused(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER, '--ratio', '1'], 1, /^PP Follower already copies PP Master \(relation \d+\): edit that relation instead/);
+    await this.refused(['copy', 'add', '--master', MASTER, '--follower', MASTER, '--ratio', '1'], 1, /^PP Master cannot copy itself/);
+    await this.refused(['copy', 'add', '--master', '99999999@Pepperstone-Live01', '--follower', FOLLOWER, '--ratio', '1'], 1, /^Unknown master 99999999@Pepperstone-Live01/);
+    expect(await this.ok(['copy', 'edit', '--follower', FOLLOWER, '--equity', '1.5', '--max-lot', '2', '--equity-stop', '5000'])).toMatch(
+      `${FOLLOWER} copies ${MASTER} by equity proportion × 1.5, at most 2; equity stop 5000 EUR`,
+    );
+    expect(await this.ok(['copy', 'pairs', '--master', MASTER, 'GBPUSD,EURUSD'])).toMatch(`${MASTER} (Forex): its followers copy EURUSD, GBPUSD.`);
+    await this.refused(['copy', 'pairs', '--master', MASTER, 'AAPL'], 1, /^Not Forex instruments: AAPL/);
+    await this.refused(['copy', 'pairs', '--master', FOLLOWER, 'EURUSD'], 1, /follows a master: only a master has copy rules/);
+    const listed = await this.ok(['copy', 'list']);
+    expect(listed).toMatch(/equity proportion × 1\.5, at most 2\s+5000 EUR/);
+    expect(listed).toMatch(/pepperstone-51234567\s+PP Master\s+Forex\s+EURUSD,GBPUSD/);
+
+    await this.withApp(async (app) => {
+      // The server reads what the CLI wrote: the relation, its terms and the rule, as the API shows them.
+      const res = await signIn(app);
+      const key = res.json<{ data: { api_key: string } }>().data.api_key;
+      const relations = await app.inject({ method: 'GET', url: '/api/copy/relations', headers: { 'x-api-key': key } });
+      expect(relations.json<{ data: unknown[] }>().data).toEqual([
+        expect.objectContaining({ sizing: { mode: 'equity', multiplier: 1.5 }, max_lot: 2, equity_stop: 5000, ended_at: null }),
+      ]);
+      const audit = await app.db.query<{ action: string; via: string }>(
+        "SELECT action, detail->>'via' AS via FROM audit_log WHERE action LIKE 'copy%' ORDER BY id",
+      );
+      expect(audit).toEqual([
+        { action: 'copy.relation.update', via: 'admin cli' },
+        { action: 'copy-rules.allowed-pairs', via: 'admin cli' },
+      ]);
+    });
+
+    expect(await this.ok(['copy', 'end', '--follower', FOLLOWER])).toMatch(`${FOLLOWER} no longer copies ${MASTER}`);
+    await this.refused(['copy', 'end', '--follower', FOLLOWER], 1, /copies no master/);
+    // Ended, the relation stays in the history; the follower may copy again.
+    expect(await this.ok(['copy', 'list', '--all', 'yes'])).toMatch(new RegExp(`${FOLLOWER}\\s+${MASTER}.*Z\\s+\\d{4}-`));
+    expect(await this.ok(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER, '--fixed', '0.1'])).toMatch(`${FOLLOWER} now copies ${MASTER} by fixed 0.1`);
   }
 
   /** The key is refused once revoked, and the user once disabled. */
@@ -225,9 +268,14 @@ describe.concurrent('the admin CLI', () => {
       run(['user', 'create', 'dave', '--portfolios', 'AMC'], 'short\n'),
       run(['user', 'create', 'dave', '--portfolios', 'AMC']),
       run(['account', 'frobnicate']),
+      run(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER, '--ratio', '1', '--fixed', '0.1']),
+      run(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER, '--ratio', '0']),
+      run(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER]),
+      run(['copy', 'edit', '--follower', FOLLOWER]),
+      run(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER, '--fixed', '0.1', '--max-lot', 'lots']),
     ]);
     expect(help.code).toBe(0);
-    for (const command of ['user create', 'user disable', 'user enable', 'user password', 'broker add', 'account add', 'symbol map', 'symbol list', 'agent create', 'agent grant', 'agent revoke', 'agent list']) {
+    for (const command of ['user create', 'user disable', 'user enable', 'user password', 'broker add', 'account add', 'symbol map', 'symbol list', 'agent create', 'agent grant', 'agent revoke', 'agent list', 'copy add', 'copy edit', 'copy end', 'copy list', 'copy pairs']) {
       expect(help.stdout).toContain(command);
     }
     const expected: RegExp[] = [
@@ -243,6 +291,11 @@ describe.concurrent('the admin CLI', () => {
       /at least 10 characters/,
       /No password given/,
       /^Unknown command 'account frobnicate'/,
+      /^Give one sizing: --ratio or --fixed, not both/,
+      /--ratio must be from 0\.0001 to 100 \(got '0'\)/,
+      /^Give the sizing: --ratio <ratio>, --equity <multiplier> or --fixed <lot>/,
+      /^Nothing to change/,
+      /--max-lot must be a number \(got 'lots'\)/,
     ];
     refusals.forEach((r, i) => expectRefused(r, 2, expected[i]!));
     // Nothing was opened, not even the data directory.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAsAgent, startSimulation, type Simulation } from '#agent/simulate.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
+import { insertRelation } from '#server/db/copy-relations-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { BACKENDS, startServer, type TestServer } from './helpers/server.ts';
 
@@ -18,13 +19,15 @@ describe.each(BACKENDS)("the simulated market's accounts as one terminal agent (
     const brokers = new Map<number, number>();
     for (const b of sim.brokers) brokers.set(b.id, await insertBroker(db, { ...b }));
     const ids = new Map<number, number>();
-    for (const a of [...sim.accounts].sort((x, y) => Number(y.is_master) - Number(x.is_master) || x.id - y.id)) {
+    for (const a of [...sim.accounts].sort((x, y) => x.id - y.id)) {
       ids.set(a.id, await insertAccount(db, {
         account_id: a.account_id, account: a.account, account_name: a.account_name, broker_id: brokers.get(a.broker.id)!, server: a.server,
-        server_name: a.server_name, teiko_category: a.teiko_category, currency: a.currency, is_master: a.is_master,
-        master_id: a.master_id === null ? null : ids.get(a.master_id)!, copy_ratio: a.copy_ratio, leverage: a.leverage, ping: 0, last_update: 0,
+        server_name: a.server_name, teiko_category: a.teiko_category, currency: a.currency, leverage: a.leverage, ping: 0, last_update: 0,
         source: 'agent',
       }));
+    }
+    for (const r of sim.relations) {
+      await insertRelation(db, { masterId: ids.get(r.masterId)!, followerId: ids.get(r.followerId)!, terms: r.terms, equityStop: null, startedAt: new Date() });
     }
     key = newToken();
     const agent = await insertAgent(db, 'simulated-42', hashToken(key));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
+import { activeRelations } from '#server/db/copy-relations-repo.ts';
 import type { LiveAccount, LivePosition } from '#server/market/adapter.ts';
 import { BACKENDS, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 
@@ -18,6 +19,8 @@ describe.each(BACKENDS)('the copy engine over the simulated broker (%s)', (backe
   let server: TestServer;
   let master: LiveAccount;
   let followers: LiveAccount[];
+  /** Each follower's copy ratio, as its relation stores it. */
+  let ratioOf: Map<number, number>;
   const market = () => simulatorOf(server.app);
   const copier = () => server.app.copier;
   const copiesOf = (p: LivePosition) => market().snapshot().positions.filter((c) => c.master_position_id === p.id);
@@ -29,6 +32,8 @@ describe.each(BACKENDS)('the copy engine over the simulated broker (%s)', (backe
     const accounts = [...market().snapshot().accounts.values()];
     master = accounts.find((a) => a.account_name === 'AMC FX Master')!;
     followers = accounts.filter((a) => a.master_id === master.id);
+    const relations = await activeRelations(server.app.db);
+    ratioOf = new Map(relations.flatMap((r) => (r.terms.sizing.mode === 'ratio' ? [[r.followerId, r.terms.sizing.ratio] as const] : [])));
   });
   afterAll(async () => server.close());
 
@@ -39,7 +44,7 @@ describe.each(BACKENDS)('the copy engine over the simulated broker (%s)', (backe
     for (const f of followers) {
       const copy = copies.find((c) => c.account_id === f.id)!;
       expect(copy.type).toBe('Buy');
-      expect(copy.quantity).toBeCloseTo(expectedLot(1.37, f.copy_ratio), 10);
+      expect(copy.quantity).toBeCloseTo(expectedLot(1.37, ratioOf.get(f.id)!), 10);
     }
   });
 

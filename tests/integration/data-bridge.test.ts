@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
+import { activeRelations } from '#server/db/copy-relations-repo.ts';
 import { BACKENDS, http, login, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 import { connect, ticket } from './helpers/ws.ts';
 
@@ -196,6 +197,8 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     const master = [...market.snapshot().accounts.values()].find((a) => a.account_name === 'AMC FX Master')!;
     const followers = [...market.snapshot().accounts.values()].filter((a) => a.master_id === master.id);
     expect(followers.length).toBeGreaterThan(1);
+    const relations = await activeRelations(server.app.db);
+    const ratioOf = (id: number) => relations.find((r) => r.followerId === id)!.terms.sizing as { mode: 'ratio'; ratio: number };
     const copiesOf = (id: number) => market.snapshot().positions.filter((p) => p.master_position_id === id);
 
     expect((await http(server, 'POST', '/api/bridge/stop', { key: admin })).status).toBe(200);
@@ -209,7 +212,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     // Each follower copies with its own size, at its own broker's price and speed.
     for (const c of copies) {
       const f = followers.find((x) => x.id === c.account_id)!;
-      expect(c.quantity).toBeCloseTo(Math.max(0.01, Number((2 * f.copy_ratio).toFixed(2))), 2);
+      expect(c.quantity).toBeCloseTo(Math.max(0.01, Number((2 * ratioOf(f.id).ratio).toFixed(2))), 2);
     }
     expect(new Set(copies.map((c) => c.price_open)).size).toBeGreaterThan(1);
     // A pair outside the copy rules stays with the master.

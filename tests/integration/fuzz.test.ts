@@ -120,6 +120,7 @@ const QUERY_PARAMS: Record<string, string[]> = {
   'GET /api/copy/report': ['portfolio', 'period'],
   'GET /api/copy/health': ['portfolio'],
   'GET /api/copy/growth': ['account', 'period'],
+  'GET /api/copy/relations': ['portfolio', 'include_ended'],
   'GET /ws/brokers/live-positions-aggregate': ['token', 'portfolio'],
   'GET /ws/brokers/live-positions-aggregate-by': ['token', 'portfolio', 'aggregate_by', 'account', 'broker_name'],
 };
@@ -131,6 +132,8 @@ const BODY_FIELDS: Record<string, string[]> = {
   'POST /api/copy-rules/allowed-pairs': ['master_id', 'new_allowed_pairs'],
   'PUT /api/risk/limits': ['portfolio', 'max_drawdown_pct', 'min_margin_level_pct'],
   'PUT /api/risk/equity-stop': ['account', 'equity_stop'],
+  'POST /api/copy/relations': ['master', 'follower', 'sizing', 'max_lot', 'equity_stop'],
+  'PUT /api/copy/relations/:id': ['sizing', 'max_lot', 'equity_stop', 'rearm_equity_stop'],
   // Never the right current password: a change would end the sessions the fuzzing uses.
   'POST /api/account/password': ['current_password', 'new_password'],
 };
@@ -145,12 +148,21 @@ const WRITE_ROUTES = [
   'POST /api/accounts/import-statement',
   'PUT /api/risk/limits',
   'PUT /api/risk/equity-stop',
+  'POST /api/copy/relations',
+  'PUT /api/copy/relations/:id',
+  'DELETE /api/copy/relations/:id',
 ];
 /**
  * Also refused to the investor, who has no permission at all: the rebates (read_rebate) and the
  * audit log (write), when the server has it.
  */
 const INVESTOR_FORBIDDEN = new Set([...WRITE_ROUTES, 'GET /api/stats/rebates', 'GET /api/audit']);
+
+/** The path parameters a permission-gated route's schema accepts. */
+const WELL_FORMED_PARAMS: Record<string, string[]> = {
+  'PUT /api/copy/relations/:id': ['1'],
+  'DELETE /api/copy/relations/:id': ['1'],
+};
 
 /** The query a permission-gated GET route requires. */
 const WELL_FORMED_QUERY: Record<string, QPart[]> = {
@@ -224,6 +236,7 @@ function queryValueFor(name: string, d: Domain): fc.Arbitrary<string> {
   switch (name) {
     case 'only_broker_name':
     case 'filter_rebalancing':
+    case 'include_ended':
       return fc.constantFrom('true', 'false');
     case 'portfolio':
       return fc.constantFrom(...PORTFOLIOS);
@@ -505,6 +518,19 @@ function bodyValueFor(field: string, d: Domain): fc.Arbitrary<unknown> {
       return fc.constantFrom(...d.accounts);
     case 'equity_stop':
       return fc.option(fc.double({ min: 1, max: 1e9, noNaN: true }), { nil: null });
+    case 'master':
+    case 'follower':
+      return fc.constantFrom(...d.accounts);
+    case 'sizing':
+      return fc.oneof(
+        fc.record({ mode: fc.constant('ratio'), ratio: fc.double({ min: 0.0001, max: 100, noNaN: true }) }),
+        fc.record({ mode: fc.constant('equity'), multiplier: fc.double({ min: 0.01, max: 100, noNaN: true }) }),
+        fc.record({ mode: fc.constant('fixed'), lot: fc.double({ min: 0.01, max: 1000, noNaN: true }) }),
+      );
+    case 'max_lot':
+      return fc.option(fc.double({ min: 0.01, max: 1000, noNaN: true }), { nil: null });
+    case 'rearm_equity_stop':
+      return fc.boolean();
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
@@ -1721,7 +1747,7 @@ describe.each(BACKENDS)('fuzzing every route and socket (%s)', (backend) => {
               user: 'investor',
               bogus: { kind: 'long' },
               method: route.method,
-              path: { params: [], muts: item.muts },
+              path: { params: item.wellFormed ? (WELL_FORMED_PARAMS[key] ?? []) : [], muts: item.muts },
               query: item.wellFormed ? (WELL_FORMED_QUERY[key] ?? null) : item.query,
               body: item.wellFormed ? wellFormedBody : item.other,
               acceptEncoding: null,

@@ -20,7 +20,7 @@ export class ApiError extends Error {
 }
 
 interface RequestOptions<S extends z.ZodType> {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   schema: S;

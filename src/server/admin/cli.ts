@@ -4,7 +4,10 @@ import { loadConfig } from '#server/config.ts';
 import { lockDataDir } from '#server/db/data-dir-lock.ts';
 import type { Database } from '#server/db/database.ts';
 import { CliError, splitArgs } from './args.ts';
-import { COMMANDS, isUniqueViolation, type Command } from './commands.ts';
+import { COMMANDS as BASE_COMMANDS, isUniqueViolation, type Command } from './commands.ts';
+import { COPY_COMMANDS } from './copy-commands.ts';
+
+const COMMANDS: readonly Command[] = [...BASE_COMMANDS, ...COPY_COMMANDS];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${[c.area, c.verb, c.synopsis].filter(Boolean).join(' ')}\n      ${c.help}`);

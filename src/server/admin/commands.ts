@@ -68,7 +68,7 @@ export interface Command {
   prepare(input: Input): Promise<(ctx: Context) => Promise<void>>;
 }
 
-function command<T>(def: {
+export function command<T>(def: {
   area: string;
   verb: string;
   synopsis: string;
@@ -122,7 +122,7 @@ function readLine(prompt: string): Promise<string> {
 }
 
 /** Columns padded to their widest cell; "(none)" for an empty table. */
-function table(out: (line: string) => void, header: string[], rows: string[][]): void {
+export function table(out: (line: string) => void, header: string[], rows: string[][]): void {
   if (rows.length === 0) {
     out('(none)');
     return;
@@ -289,7 +289,7 @@ const accountAdd = command({
     '    --category <consolidate|global forex|global equity|SMA|AMC>\n' +
     '    [--master <login>@<server>] [--ratio 0.5] [--leverage 100] [--server-name "Pepperstone Live 01"]',
   help: 'register an account reported by a terminal agent; without --master it is a master, with it a follower\n' +
-    '      copying that master at --ratio (default 1)',
+    '      copying that master at --ratio (default 1): the same as account add, then copy add --ratio',
   options: {
     broker: 'one',
     login: 'one',
@@ -376,12 +376,12 @@ const accountList = command({
   area: 'account',
   verb: 'list',
   synopsis: '',
-  help: 'list the accounts: login@server, name, broker, category, currency, master and ratio, source',
+  help: 'list the accounts: login@server, name, broker, category, currency, the master it copies and how, source',
   parse: () => undefined,
   async run({ db, out }) {
     table(
       out,
-      ['ACCOUNT', 'NAME', 'BROKER', 'CATEGORY', 'CCY', 'COPIES', 'RATIO', 'LEVERAGE', 'SOURCE'],
+      ['ACCOUNT', 'NAME', 'BROKER', 'CATEGORY', 'CCY', 'COPIES', 'SIZING', 'LEVERAGE', 'SOURCE'],
       (await listAccountRegistry(db)).map((a) => [
         `${a.account}@${a.server}`,
         a.account_name,
@@ -389,7 +389,7 @@ const accountList = command({
         a.teiko_category,
         a.currency,
         a.master ?? (a.is_master ? '(master)' : '-'),
-        a.master ? String(a.copy_ratio) : '',
+        a.sizing ? `${a.sizing} ${a.sizing_value}` : '',
         String(a.leverage),
         a.source,
       ]),

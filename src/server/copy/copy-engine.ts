@@ -1,11 +1,12 @@
 import type { Database } from '#server/db/database.ts';
 import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
+import { activeRelations, markEquityStopped, type Relation } from '#server/db/copy-relations-repo.ts';
 import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/market/adapter.ts';
-import { copyLot } from '#shared/domain/copy-lot.ts';
-import { entrySlippage, SLIPPAGE_ALERT_PIPS } from '#shared/analytics/copy-quality.ts';
+import { copySize } from '#shared/domain/copy-lot.ts';
+import { convertOrNull, slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
-import { equityStops, insertCopyEvents, markEquityStopped, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
+import { insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
 import { HttpError } from '#server/http/errors.ts';
 
 /** Why a copy order failed, from the adapter's refusal. */
@@ -16,6 +17,12 @@ export function missReasonOf(err: unknown): { reason: MissReason; message: strin
   return { reason: 'rejected', message };
 }
 
+/**
+ * The rules and relations are read again this often, whatever told the engine: a change made with
+ * the admin CLI (another process) reaches a running server within this time.
+ */
+const RELOAD_MS = 5_000;
+
 const MISS_TEXT: Record<MissReason, string> = {
   pair_not_allowed: 'the pair is not allowed by the copy rule',
   bridge_off: 'the data bridge was stopped',
@@ -23,6 +30,7 @@ const MISS_TEXT: Record<MissReason, string> = {
   rejected: 'the order was rejected',
   no_margin: 'not enough margin',
   equity_stop: "the follower's equity stop has fired",
+  no_size: 'its size could not be computed (an equity in EUR is unknown or not positive)',
 };
 
 /** Copies whose master position is no longer open. */
@@ -31,29 +39,36 @@ export function orphanCopies(positions: readonly LivePosition[]): LivePosition[]
   return positions.filter((p) => p.master_position_id !== null && !open.has(p.master_position_id));
 }
 
-/** These positions and, for the masters' among them, their copies. */
+/** These positions and their copies (a copy follows its master position, whatever relation made it). */
 export function withCopies(snapshot: MarketSnapshot, ids: readonly number[]): number[] {
-  const byId = new Map(snapshot.positions.map((p) => [p.id, p]));
-  const targets = new Set(ids.filter((id) => byId.has(id)));
-  const masters = new Set([...targets].filter((id) => snapshot.accounts.get(byId.get(id)!.account_id)?.is_master));
+  const open = new Set(snapshot.positions.map((p) => p.id));
+  const targets = new Set(ids.filter((id) => open.has(id)));
+  const masters = new Set(targets);
   for (const p of snapshot.positions) if (p.master_position_id !== null && masters.has(p.master_position_id)) targets.add(p.id);
   return [...targets];
 }
 
 /**
- * Copies masters to their followers over any broker adapter: a master's trade opened → the same
- * trade on each follower at its ratio, when the master's copy rule allows the symbol and the bridge
- * runs; a master's trade closed, or its stops changed, → the same on the copies. With the bridge off
- * nothing is copied. A master's close and its copies' closes are separate orders, as on real
- * terminals; whenever the bridge runs, copies whose master trade is gone (closed while the bridge
- * was off, or left by a failure between the two orders) are closed at the next update.
+ * Copies masters to their followers over any broker adapter, by the copy relations
+ * (docs/copying.md): a master's trade opened → the same trade on each follower, sized by its
+ * relation, when the master's copy rule allows the symbol and the bridge runs; a master's trade
+ * closed, or its stops changed, → the same on the copies. With the bridge off nothing is copied. A
+ * master's close and its copies' closes are separate orders, as on real terminals; whenever the
+ * bridge runs, copies whose master trade is known closed (closed while the bridge was off, or left
+ * by a failure between the two orders) are closed at the next update. A copy stays tied to its
+ * master trade to its end, even when its relation ended meanwhile.
  */
 export class CopyEngine {
   private allowed = new Map<number, ReadonlySet<string>>();
+  /** Relations in force, by master and by follower. */
+  private byMaster = new Map<number, Relation[]>();
+  private byFollower = new Map<number, Relation>();
+  /** Relations whose equity stop fired (by relation id), as far as this process knows. */
+  private readonly stopped = new Set<number>();
   private copying = true;
   private unsubscribe: (() => void)[] = [];
+  private reloading: NodeJS.Timeout | undefined;
   private reconciling = false;
-  private stops = new Map<number, { stop: number; stopped: boolean }>();
   /** Copies whose entry was checked against the slippage threshold, and duplicates already told. */
   private readonly checked = new Set<number>();
   private readonly toldDuplicates = new Set<string>();
@@ -66,16 +81,21 @@ export class CopyEngine {
     private readonly onRecorded: () => void = () => {},
   ) {}
 
-  /** Loads the rules and the bridge state (again after a pause) and follows the adapter's trades. */
+  /** Loads the rules, the relations and the bridge state (again after a pause) and follows the adapter's trades. */
   async start(): Promise<void> {
     await this.reloadRules();
     // What is open now was looked at by whoever ran before (this process before a pause, or the
     // leader before it died): no alert again for it.
     for (const p of this.broker.snapshot().positions) {
+      if (p.master_position_id === null) continue;
       this.checked.add(p.id);
-      if (p.master_position_id !== null) this.toldDuplicates.add(`${p.account_id}|${p.master_position_id}`);
+      this.toldDuplicates.add(`${p.account_id}|${p.master_position_id}`);
     }
     this.copying = (await readBridgeState(this.db)).running;
+    this.reloading ??= setInterval(() => {
+      this.reloadRules().catch((err: unknown) => this.onError(err));
+    }, RELOAD_MS);
+    this.reloading.unref();
     if (this.unsubscribe.length) return;
     this.unsubscribe = [
       this.broker.onTrade((event) => this.onTrade(event)),
@@ -86,17 +106,26 @@ export class CopyEngine {
   stop(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
+    clearInterval(this.reloading);
+    this.reloading = undefined;
   }
 
   get running(): boolean {
     return this.copying;
   }
 
-  /** The copy rules changed in the database. */
+  /** The copy rules or relations (their terms, their equity stops) changed in the database. */
   async reloadRules(): Promise<void> {
-    const rules = await allRules(this.db);
+    const [rules, relations] = await Promise.all([allRules(this.db), activeRelations(this.db)]);
     this.allowed = new Map(rules.map((r) => [r.master_id, new Set(r.allowed_pairs)]));
-    this.stops = await equityStops(this.db);
+    this.byMaster = new Map();
+    this.byFollower = new Map();
+    this.stopped.clear();
+    for (const r of relations) {
+      this.byMaster.set(r.masterId, [...(this.byMaster.get(r.masterId) ?? []), r]);
+      this.byFollower.set(r.followerId, r);
+      if (r.equityStoppedAt !== null) this.stopped.add(r.id);
+    }
   }
 
   /** Writes what went wrong with copies, with an alert each; never throws (copying goes on). */
@@ -126,8 +155,13 @@ export class CopyEngine {
     return this.record(events, alerts);
   }
 
-  private followersOf(master: LiveAccount): LiveAccount[] {
-    return [...this.broker.snapshot().accounts.values()].filter((f) => f.master_id === master.id);
+  /** The master's followers now, each with its relation. */
+  private followersOf(master: LiveAccount): { account: LiveAccount; relation: Relation }[] {
+    const accounts = this.broker.snapshot().accounts;
+    return (this.byMaster.get(master.id) ?? []).flatMap((relation) => {
+      const account = accounts.get(relation.followerId);
+      return account ? [{ account, relation }] : [];
+    });
   }
 
   /** The bridge was switched; on, copies left without their master's trade are closed now. */
@@ -167,7 +201,8 @@ export class CopyEngine {
 
   /**
    * New copies filled past the slippage threshold, and a follower holding two copies of one master
-   * position (a duplicated copy): each is recorded once, with an alert.
+   * position (a duplicated copy): each is recorded once, with an alert. A copy is judged once its
+   * master position is known (a terminal may report its copy before the master's report arrives).
    */
   private inspect(snapshot: MarketSnapshot): void {
     const byId = new Map(snapshot.positions.map((p) => [p.id, p]));
@@ -180,15 +215,15 @@ export class CopyEngine {
       const key = `${p.account_id}|${p.master_position_id}`;
       seen.set(key, [...(seen.get(key) ?? []), p]);
       if (this.checked.has(p.id)) continue;
-      this.checked.add(p.id);
       const master = byId.get(p.master_position_id);
       const follower = snapshot.accounts.get(p.account_id);
-      if (!master || !follower || p.category !== 'Forex') continue;
-      const pips = entrySlippage(p.type, master.price_open, p.price_open, p.symbol, p.category).distance;
-      if (pips > SLIPPAGE_ALERT_PIPS) {
+      if (!master || !follower) continue;
+      this.checked.add(p.id);
+      const breach = slippageBreach(p.type, master.price_open, p.price_open, p.symbol, p.category);
+      if (breach) {
         alerts.push({
           type: 'slippage',
-          message: `Slippage on ${follower.account_name}: ${p.type} ${p.symbol} copied ${pips.toFixed(1)} pips worse than its master (threshold ${SLIPPAGE_ALERT_PIPS} pips).`,
+          message: `Slippage on ${follower.account_name}: ${p.type} ${p.symbol} copied ${breach.worse.toFixed(1)} ${breach.unit} worse than its master (threshold ${breach.threshold} ${breach.unit}).`,
           at: atS,
           accountId: follower.id,
         });
@@ -214,9 +249,9 @@ export class CopyEngine {
       });
     }
     // A follower's equity at its stop fires the stop now, not only at its next master trade.
-    for (const [id, stop] of this.stops) {
-      const f = snapshot.accounts.get(id);
-      if (f && !stop.stopped && f.master_id !== null && f.equity <= stop.stop) void this.fireStop(f, stop.stop, atS);
+    for (const relation of this.byFollower.values()) {
+      const f = snapshot.accounts.get(relation.followerId);
+      if (f && relation.equityStop !== null && !this.stopped.has(relation.id) && f.equity <= relation.equityStop) void this.fireStop(f, relation, atS);
     }
     // Forget positions no longer open, and duplicates gone.
     for (const id of this.checked) if (!byId.has(id)) this.checked.delete(id);
@@ -226,35 +261,41 @@ export class CopyEngine {
 
   private async onTrade(event: TradeEvent): Promise<void> {
     if (event.kind === 'opened') {
-      if (!event.account.is_master) return;
+      const followers = this.followersOf(event.account);
+      if (followers.length === 0) return;
       if (!this.copying) {
         const atS = Math.floor(this.broker.snapshot().at / 1000);
-        await this.missed(event.account, event.position, this.followersOf(event.account), 'bridge_off', null, atS);
+        await this.missed(event.account, event.position, followers.map((f) => f.account), 'bridge_off', null, atS);
         return;
       }
-      await this.copyOpen(event.account, event.position);
+      await this.copyOpen(event.account, event.position, followers);
       return;
     }
     if (!this.copying) return;
     const closed = new Set(event.positions.map((p) => p.id));
-    const { positions, accounts } = this.broker.snapshot();
-    const masters = new Set(event.positions.filter((p) => accounts.get(p.account_id)?.is_master).map((p) => p.id));
-    const copies = positions.filter((p) => p.master_position_id !== null && masters.has(p.master_position_id) && !closed.has(p.id));
+    const copies = this.broker.snapshot().positions.filter((p) => p.master_position_id !== null && closed.has(p.master_position_id) && !closed.has(p.id));
     if (copies.length) await this.broker.close(copies.map((p) => p.id));
   }
 
-  private async copyOpen(master: LiveAccount, p: LivePosition): Promise<void> {
-    const atS = Math.floor(this.broker.snapshot().at / 1000);
-    const followers = this.followersOf(master);
+  private async copyOpen(master: LiveAccount, p: LivePosition, followers: { account: LiveAccount; relation: Relation }[]): Promise<void> {
+    const snapshot = this.broker.snapshot();
+    const atS = Math.floor(snapshot.at / 1000);
     if (!this.allowed.get(master.id)?.has(p.symbol)) {
-      await this.missed(master, p, followers, 'pair_not_allowed', null, atS);
+      await this.missed(master, p, followers.map((f) => f.account), 'pair_not_allowed', null, atS);
       return;
     }
-    for (const f of followers) {
-      const stop = this.stops.get(f.id);
-      if (stop && (stop.stopped || f.equity <= stop.stop)) {
-        if (!stop.stopped) await this.fireStop(f, stop.stop, atS);
+    const eur = (a: LiveAccount) => convertOrNull(a.equity, a.currency, 'EUR', snapshot.rates);
+    for (const { account: f, relation } of followers) {
+      // Its terminal holds a copy of this trade already (it reported one before the master's report came).
+      if (snapshot.positions.some((c) => c.account_id === f.id && c.master_position_id === p.id)) continue;
+      if (relation.equityStop !== null && (this.stopped.has(relation.id) || f.equity <= relation.equityStop)) {
+        if (!this.stopped.has(relation.id)) await this.fireStop(f, relation, atS);
         await this.missed(master, p, [f], 'equity_stop', null, atS);
+        continue;
+      }
+      const quantity = copySize(p.quantity, relation.terms, p.category, relation.terms.sizing.mode === 'equity' ? { follower: eur(f), master: eur(master) } : undefined);
+      if (quantity === null) {
+        await this.missed(master, p, [f], 'no_size', null, atS);
         continue;
       }
       try {
@@ -262,7 +303,7 @@ export class CopyEngine {
           accountId: f.id,
           symbol: p.symbol,
           type: p.type,
-          quantity: copyLot(p.quantity, f.copy_ratio, p.category),
+          quantity,
           masterPositionId: p.id,
           openedAt: p.opened_at,
           sl: p.sl,
@@ -276,14 +317,15 @@ export class CopyEngine {
   }
 
   /** A follower's equity fell to its stop: copying to it stops, with an alert, until the stop is set again. */
-  private async fireStop(f: LiveAccount, stop: number, atS: number): Promise<void> {
-    this.stops.set(f.id, { stop, stopped: true });
+  private async fireStop(f: LiveAccount, relation: Relation, atS: number): Promise<void> {
+    this.stopped.add(relation.id);
     try {
-      if (!(await markEquityStopped(this.db, f.id, new Date(atS * 1000)))) return;
+      if (!(await markEquityStopped(this.db, relation.id, new Date(atS * 1000)))) return;
     } catch (err) {
       this.onError(err);
       return;
     }
+    const stop = relation.equityStop ?? 0;
     await this.record([], [
       {
         type: 'equity_stop',

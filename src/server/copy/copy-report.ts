@@ -14,11 +14,11 @@ import type { CopyReportResponse, FollowerQuality, MissReason } from '#shared/co
 import { periodStart, type Period } from '#shared/domain/constants.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
+import { activeRelations, type Relation } from '#server/db/copy-relations-repo.ts';
 import {
   agentLastSeen,
   commandOutcomes,
   copyEventsSince,
-  equityStops,
   firstDealAt,
   ledgerSince,
   riskLimits,
@@ -85,18 +85,19 @@ export async function copyReport(
   const fromS = from ?? 0;
   const nowS = nowMs / 1000;
   const accounts = [...snapshot.accounts.values()].filter((a) => inScope(a.teiko_category, scope)).sort((a, b) => a.id - b.id);
-  const followers = accounts.filter((a) => !a.is_master);
-  const masterIds = new Set(followers.map((f) => f.master_id).filter((id): id is number => id !== null));
+  // Followers are the accounts with a relation in force (the database's, not the market's copy of it).
+  const relationOf = new Map((await activeRelations(q)).map((r) => [r.followerId, r]));
+  const followers = accounts.filter((a) => relationOf.has(a.id));
+  const masterIds = new Set(followers.map((f) => relationOf.get(f.id)!.masterId));
   const masters = new Map([...snapshot.accounts.values()].filter((a) => masterIds.has(a.id)).map((a) => [a.id, a]));
   const ids = [...new Set([...accounts.map((a) => a.id), ...masterIds])];
 
-  const [trades, events, ledger, firsts, rules, stops, seen, outcomes] = await Promise.all([
+  const [trades, events, ledger, firsts, rules, seen, outcomes] = await Promise.all([
     tradesOpenedSince(q, ids, fromS),
     copyEventsSince(q, scope, fromS),
     ledgerSince(q, ids, fromS),
     firstDealAt(q, ids),
     allRules(q),
-    equityStops(q),
     agentLastSeen(q, ids),
     commandOutcomes(q, ids, fromS),
   ]);
@@ -107,26 +108,30 @@ export async function copyReport(
 
   const rankingRows: { broker_name: string; trade: CopiedTrade }[] = [];
   const report: FollowerQuality[] = followers.map((f) => {
-    const master = f.master_id !== null ? masters.get(f.master_id) : undefined;
+    const relation: Relation = relationOf.get(f.id)!;
+    const master = masters.get(relation.masterId);
     // A master outside the caller's portfolios is not named, nor its growth shown (as any account there).
     const masterVisible = master !== undefined && inScope(master.teiko_category, scope);
-    const stop = stops.get(f.id);
     const base = {
       account_id: f.account_id,
       account_name: f.account_name,
       broker_name: f.broker.broker_name,
       currency: f.currency,
-      equity_stop: stop?.stop ?? null,
-      equity_stopped: stop?.stopped ?? false,
+      relation_id: relation.id,
+      sizing: relation.terms.sizing,
+      max_lot: relation.terms.maxLot,
+      copy_ratio: relation.terms.sizing.mode === 'ratio' ? relation.terms.sizing.ratio : null,
+      equity_stop: relation.equityStop,
+      equity_stopped: relation.equityStoppedAt !== null,
     };
     if (!master) {
       return {
-        ...base, is_copy: false, master: null, copy_ratio: null, copied: 0, inferred_links: 0, missed: 0, missed_by_reason: [], duplicates: 0, manual: 0,
+        ...base, is_copy: false, master: null, copied: 0, inferred_links: 0, missed: 0, missed_by_reason: [], duplicates: 0, manual: 0,
         avg_entry_slippage_pips: null, avg_slippage_cost_eur: null, avg_delay_ms: null, worst_delay_ms: null, cost_eur: null,
         follower_growth: null, master_growth: null, tracking_difference: null, trades: [], misses: [],
       };
     }
-    const ctx = { currency: f.currency, masterCurrency: master.currency, ratio: f.copy_ratio, rates: snapshot.rates };
+    const ctx = { currency: f.currency, masterCurrency: master.currency, terms: relation.terms, rates: snapshot.rates };
     const since = Math.max(fromS, firsts.get(f.id) ?? Infinity);
     const linked = linkCopies(tradesOf.get(master.id) ?? [], tradesOf.get(f.id) ?? [], since);
     const copied = linked.links.map((l) => copiedTrade(l, ctx));
@@ -163,7 +168,6 @@ export async function copyReport(
       ...base,
       is_copy: true,
       master: masterVisible ? { account_id: master.account_id, account_name: master.account_name } : null,
-      copy_ratio: f.copy_ratio,
       copied: copied.length,
       inferred_links: copied.filter((t) => t.inferred).length,
       missed: misses.length,
@@ -197,9 +201,9 @@ export async function copyReport(
     if (limits?.min_margin_level_pct != null && level !== null && level < limits.min_margin_level_pct) {
       breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'margin_level', value: roundTo(level, 2), limit: limits.min_margin_level_pct });
     }
-    const stop = stops.get(a.id);
-    if (stop && a.equity <= stop.stop) {
-      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'equity_stop', value: a.equity, limit: stop.stop });
+    const stop = relationOf.get(a.id)?.equityStop ?? null;
+    if (stop !== null && a.equity <= stop) {
+      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'equity_stop', value: a.equity, limit: stop });
     }
   }
   if (limits?.max_drawdown_pct != null) {

@@ -1,5 +1,6 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
+import { insertRelation } from './copy-relations-repo.ts';
 
 /** A broker as stored: its terms and logo. */
 export interface BrokerRow {
@@ -23,9 +24,10 @@ export interface AccountRow {
   server_name: string;
   teiko_category: string;
   currency: string;
+  /** A master unless it follows one: read from its copy relation (docs/copying.md). */
   is_master: boolean;
+  /** The account it copies now (its active copy relation); null for a master. */
   master_id: number | null;
-  copy_ratio: number;
   leverage: number;
   balance: number;
   equity: number;
@@ -39,7 +41,17 @@ export interface AccountRow {
 export type AccountSource = 'simulated' | 'agent';
 
 export type NewBroker = Omit<BrokerRow, 'id'>;
-export type NewAccount = Omit<AccountRow, 'id' | 'balance' | 'equity' | 'margin'> & { source?: AccountSource };
+/**
+ * A new account. Its role comes from copy relations; `master_id` (with `copy_ratio`, default 1)
+ * creates its relation to that master, by ratio, in the same write. `is_master` is ignored: an
+ * account is a master unless it follows one.
+ */
+export type NewAccount = Omit<AccountRow, 'id' | 'balance' | 'equity' | 'margin' | 'is_master' | 'master_id'> & {
+  source?: AccountSource;
+  master_id?: number | null;
+  copy_ratio?: number;
+  is_master?: boolean;
+};
 
 /** What an account's live figures are stored as between ticks. */
 export interface AccountLiveState {
@@ -102,11 +114,15 @@ export async function listBrokers(q: Queryable): Promise<BrokerRow[]> {
   );
 }
 
+/** The account's master (its relation in force) and whether it is a master itself: joined on `a`. */
+const ROLE_JOIN = 'LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL';
+const ROLE_COLUMNS = 'cr.master_id, cr.master_id IS NULL AS is_master';
+
 export async function listAccounts(q: Queryable, source: AccountSource): Promise<AccountRow[]> {
   const rows = await q.query<Omit<AccountRow, 'last_update'> & { last_update: Date }>(
-    `SELECT id, account_id, account, account_name, broker_id, server, server_name, teiko_category, currency,
-            is_master, master_id, copy_ratio, leverage, balance, equity, margin, ping, last_update
-     FROM accounts WHERE source = $1 ORDER BY id`,
+    `SELECT a.id, a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
+            ${ROLE_COLUMNS}, a.leverage, a.balance, a.equity, a.margin, a.ping, a.last_update
+     FROM accounts a ${ROLE_JOIN} WHERE a.source = $1 ORDER BY a.id`,
     [source],
   );
   return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
@@ -124,14 +140,24 @@ export async function insertBroker(q: Queryable, b: NewBroker): Promise<number> 
 export async function insertAccount(q: Queryable, a: NewAccount): Promise<number> {
   const rows = await q.query<{ id: number }>(
     `INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category,
-       currency, is_master, master_id, copy_ratio, leverage, ping, last_update, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+       currency, leverage, ping, last_update, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
     [
       a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
-      a.is_master, a.master_id, a.copy_ratio, a.leverage, a.ping, new Date(a.last_update * 1000), a.source ?? 'simulated',
+      a.leverage, a.ping, new Date(a.last_update * 1000), a.source ?? 'simulated',
     ],
   );
-  return rows[0]!.id;
+  const id = rows[0]!.id;
+  if (a.master_id !== undefined && a.master_id !== null) {
+    await insertRelation(q, {
+      masterId: a.master_id,
+      followerId: id,
+      terms: { sizing: { mode: 'ratio', ratio: a.copy_ratio ?? 1 }, maxLot: null },
+      equityStop: null,
+      startedAt: new Date(),
+    });
+  }
+  return id;
 }
 
 /**
@@ -208,8 +234,8 @@ export async function findAccountRef(q: Queryable, ref: string): Promise<Account
 export async function accountInfoRows(q: Queryable, scope: ScopeFilter): Promise<AccountInfoRow[]> {
   const rows = await q.query<Omit<AccountInfoRow, 'last_update'> & { last_update: Date }>(
     `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, b.img_path, a.teiko_category, a.currency,
-            a.server, a.server_name, a.is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
-     FROM accounts a JOIN brokers b ON b.id = a.broker_id
+            a.server, a.server_name, cr.master_id IS NULL AS is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id ${ROLE_JOIN}
      WHERE a.teiko_category = ANY($1) ORDER BY b.broker_name, a.account_name`,
     [scope.categories],
   );

@@ -2,7 +2,7 @@ import type { CopyTrade } from '#shared/analytics/copy-quality.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 
-export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'rejected' | 'no_margin' | 'equity_stop';
+export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'rejected' | 'no_margin' | 'equity_stop' | 'no_size';
 
 /** Something the copy engine saw go wrong with one master trade on one follower. */
 export interface CopyEvent {
@@ -44,11 +44,14 @@ export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: n
      SELECT extract(epoch FROM c.created_at)::bigint, 'missed',
             CASE WHEN c.state = 'rejected' THEN 'rejected' ELSE 'agent_offline' END,
             COALESCE(c.message, CASE WHEN c.state = 'expired' THEN 'No terminal took the copy order in time.' ELSE NULL END),
-            f.master_id, c.account_id, (c.payload->>'master_position_id')::bigint, c.payload->>'symbol',
+            r.master_id, c.account_id, (c.payload->>'master_position_id')::bigint, c.payload->>'symbol',
             CASE WHEN c.payload->>'type' = 'sell' THEN 'Sell' ELSE 'Buy' END
        FROM commands c JOIN accounts f ON f.id = c.account_id
+       -- The relation the follower copied by when the order was made.
+       JOIN copy_relations r ON r.follower_id = c.account_id AND r.started_at <= c.created_at
+        AND (r.ended_at IS NULL OR r.ended_at >= c.created_at)
       WHERE c.kind = 'open' AND c.state IN ('rejected', 'expired') AND c.created_at >= $2
-        AND f.master_id IS NOT NULL AND c.payload ? 'master_position_id'
+        AND c.payload ? 'master_position_id'
         AND f.teiko_category = ANY($1::text[])
       ORDER BY 1`,
     [scope.categories, new Date(fromS * 1000)],
@@ -136,25 +139,6 @@ export async function setRiskLimits(q: Queryable, limits: RiskLimits): Promise<v
      ON CONFLICT (portfolio) DO UPDATE SET max_drawdown_pct = $2, min_margin_level_pct = $3, updated_at = now()`,
     [limits.portfolio, limits.max_drawdown_pct, limits.min_margin_level_pct],
   );
-}
-
-/** Followers' equity stops (account id → equity in the account's currency) and whether each has fired. */
-export async function equityStops(q: Queryable): Promise<Map<number, { stop: number; stopped: boolean }>> {
-  const rows = await q.query<{ id: number; equity_stop: number; stopped: boolean }>(
-    'SELECT id, equity_stop, equity_stopped_at IS NOT NULL AS stopped FROM accounts WHERE equity_stop IS NOT NULL',
-  );
-  return new Map(rows.map((r) => [r.id, { stop: r.equity_stop, stopped: r.stopped }]));
-}
-
-/** Sets (or clears, with null) a follower's equity stop; a new stop re-arms it. */
-export async function setEquityStop(q: Queryable, accountId: number, stop: number | null): Promise<void> {
-  await q.query('UPDATE accounts SET equity_stop = $2, equity_stopped_at = NULL WHERE id = $1', [accountId, stop]);
-}
-
-/** The stop fired: copying to this follower stays off until a write user sets the stop again. */
-export async function markEquityStopped(q: Queryable, accountId: number, at: Date): Promise<boolean> {
-  const rows = await q.query('UPDATE accounts SET equity_stopped_at = $2 WHERE id = $1 AND equity_stopped_at IS NULL RETURNING id', [accountId, at]);
-  return rows.length > 0;
 }
 
 /** Cash flows and closed trades of these accounts since `fromS`, and each account's balance before it. */

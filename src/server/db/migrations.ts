@@ -330,6 +330,62 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 9,
+    name: 'copy relations: one home for who copies whom, with sizing, cap and equity stop; copies linked by terminal identifiers',
+    // An account is a master unless it follows one (docs/copying.md): is_master, master_id,
+    // copy_ratio and the equity stop move from the account to its relation.
+    sql: `
+      CREATE TABLE copy_relations (
+        id SERIAL PRIMARY KEY,
+        master_id INT NOT NULL REFERENCES accounts(id),
+        follower_id INT NOT NULL REFERENCES accounts(id),
+        sizing TEXT NOT NULL CHECK (sizing IN ('ratio', 'equity', 'fixed')),
+        sizing_value NUMERIC(20,4) NOT NULL CHECK (sizing_value > 0),
+        max_lot NUMERIC(20,4) CHECK (max_lot > 0),
+        equity_stop NUMERIC(20,2) CHECK (equity_stop > 0),
+        equity_stopped_at TIMESTAMPTZ,
+        started_at TIMESTAMPTZ NOT NULL,
+        ended_at TIMESTAMPTZ,
+        CHECK (master_id <> follower_id),
+        CHECK (ended_at IS NULL OR ended_at >= started_at)
+      );
+      CREATE UNIQUE INDEX copy_relations_one_master ON copy_relations(follower_id) WHERE ended_at IS NULL;
+      CREATE INDEX copy_relations_master ON copy_relations(master_id);
+      INSERT INTO copy_relations (master_id, follower_id, sizing, sizing_value, equity_stop, equity_stopped_at, started_at)
+        SELECT a.master_id, a.id, 'ratio', a.copy_ratio, a.equity_stop, a.equity_stopped_at,
+               coalesce((SELECT min(d.datetime) FROM deals d WHERE d.account_id = a.id), now())
+          FROM accounts a WHERE a.master_id IS NOT NULL AND a.master_id <> a.id AND a.copy_ratio > 0;
+      ALTER TABLE accounts DROP COLUMN master_id;
+      ALTER TABLE accounts DROP COLUMN copy_ratio;
+      ALTER TABLE accounts DROP COLUMN is_master;
+      ALTER TABLE accounts DROP COLUMN equity_stop;
+      ALTER TABLE accounts DROP COLUMN equity_stopped_at;
+
+      -- A terminal's copy names its master position by the master's own identifier (copy_of); the
+      -- server links it to the master's row through the follower's relations.
+      ALTER TABLE positions ADD COLUMN copy_of BIGINT;
+      UPDATE positions p SET copy_of = p.master_position_id, master_position_id = NULL
+        FROM accounts a WHERE a.id = p.account_id AND a.source = 'agent' AND p.master_position_id IS NOT NULL;
+      -- Positions terminals reported and then closed: a copy is closed only once its master's is known closed.
+      CREATE TABLE closed_positions (
+        account_id INT NOT NULL REFERENCES accounts(id),
+        identifier BIGINT NOT NULL,
+        position_id BIGINT NOT NULL,
+        copy_of BIGINT,
+        closed_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, identifier)
+      );
+
+      -- One copy order per follower and master position, whatever restarts or takeovers happen.
+      CREATE UNIQUE INDEX commands_one_copy ON commands(account_id, (payload->>'master_login'), (payload->>'master_server'), (payload->>'master_position_id'))
+        WHERE kind = 'open';
+
+      ALTER TABLE copy_events DROP CONSTRAINT copy_events_reason_check;
+      ALTER TABLE copy_events ADD CONSTRAINT copy_events_reason_check
+        CHECK (reason IN ('pair_not_allowed', 'bridge_off', 'agent_offline', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'duplicate'));
+    `,
+  },
+  {
     version: 10,
     name: 'rebates credited as deals; end-of-day NAV derived from the deals',
     // The backfills run once, on rows written before the ledger booked agent commission deals and

@@ -104,19 +104,6 @@ export async function upsertReportedPositions(q: Queryable, rows: readonly Repor
   );
 }
 
-/** Removes an account's reported positions: these identifiers, or (keep) every one not among them. */
-export async function removeReportedPositions(
-  q: Queryable,
-  accountId: number,
-  which: { closed: readonly number[] } | { keep: readonly number[] },
-): Promise<number> {
-  const rows =
-    'closed' in which
-      ? await q.query('DELETE FROM positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) RETURNING id', [accountId, [...which.closed]])
-      : await q.query('DELETE FROM positions WHERE account_id = $1 AND NOT (identifier = ANY($2::bigint[])) RETURNING id', [accountId, [...which.keep]]);
-  return rows.length;
-}
-
 /** The broker identifiers of positions (real accounts), by position id. */
 export async function identifiersOf(q: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();

@@ -55,7 +55,9 @@ export interface RegisteredAccountRef {
 
 export async function accountByLogin(q: Queryable, login: string, server: string): Promise<RegisteredAccountRef | undefined> {
   const rows = await q.query<RegisteredAccountRef>(
-    `SELECT id, account_id, account, server, account_name, is_master, source FROM accounts WHERE account = $1 AND server = $2`,
+    `SELECT a.id, a.account_id, a.account, a.server, a.account_name, cr.id IS NULL AS is_master, a.source
+       FROM accounts a LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL
+      WHERE a.account = $1 AND a.server = $2`,
     [login, server],
   );
   return rows[0];
@@ -91,17 +93,21 @@ export interface AccountListRow {
   is_master: boolean;
   /** login@server of its master; null for a master */
   master: string | null;
-  copy_ratio: number;
+  /** Its relation's sizing ('ratio', 'equity', 'fixed') and number; null for a master. */
+  sizing: 'ratio' | 'equity' | 'fixed' | null;
+  sizing_value: number | null;
   leverage: number;
   source: string;
 }
 
 export async function listAccountRegistry(q: Queryable): Promise<AccountListRow[]> {
   return q.query<AccountListRow>(
-    `SELECT a.account_id, a.account, a.server, a.account_name, b.broker_name, a.teiko_category, a.currency, a.is_master,
+    `SELECT a.account_id, a.account, a.server, a.account_name, b.broker_name, a.teiko_category, a.currency, cr.id IS NULL AS is_master,
             CASE WHEN m.id IS NULL THEN NULL ELSE m.account || '@' || m.server END AS master,
-            a.copy_ratio, a.leverage, a.source
-     FROM accounts a JOIN brokers b ON b.id = a.broker_id LEFT JOIN accounts m ON m.id = a.master_id
+            cr.sizing, cr.sizing_value, a.leverage, a.source
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id
+     LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL
+     LEFT JOIN accounts m ON m.id = cr.master_id
      ORDER BY b.broker_name, a.account_name`,
   );
 }

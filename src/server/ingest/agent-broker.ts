@@ -15,6 +15,7 @@ import {
   type NewCommand,
 } from '#server/db/commands-repo.ts';
 import { identifiersOf, listPositions } from '#server/db/positions-repo.ts';
+import { masterPositionRef, resolveCopies } from '#server/db/copy-links-repo.ts';
 import { conflict, HttpError } from '#server/http/errors.ts';
 import type {
   BrokerAdapter,
@@ -104,7 +105,8 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   async start(): Promise<void> {
-    this.refreshing = this.load();
+    // What is open now was open before this process ran: no trade events for it (nothing copied again).
+    this.refreshing = this.load(true);
     await this.refreshing;
     this.running = true;
     this.watch();
@@ -154,7 +156,10 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   async resume(): Promise<void> {
-    await this.refresh();
+    // Whoever led meanwhile copied what opened meanwhile.
+    const next = this.refreshing.then(() => this.load(true));
+    this.refreshing = next.catch((err: unknown) => this.options.onError?.(err));
+    await next;
     this.running = true;
     this.watch();
   }
@@ -217,12 +222,15 @@ export class AgentBroker implements BrokerAdapter {
     return next;
   }
 
-  private async load(): Promise<void> {
+  private async load(quiet = false): Promise<void> {
     const brokers = new Map((await listBrokers(this.db)).map((b) => [b.id, b]));
     const accounts = new Map<number, LiveAccount>(
       (await listAccounts(this.db, 'agent')).map(({ broker_id, ...a }) => [a.id, { ...a, broker: brokers.get(broker_id)! }]),
     );
-    const positions = await listPositions(this.db, 'agent');
+    // A copy reports its master's terminal identifier (copy_of): linked here to the master's row,
+    // open or known closed; a copy whose master has not been seen yet is linked to nothing.
+    const links = await resolveCopies(this.db);
+    const positions = (await listPositions(this.db, 'agent')).map((p) => ({ ...p, master_position_id: links.get(p.id) ?? null }));
     const before = new Map(this.current.positions.map((p) => [p.id, p]));
     const now = new Set(positions.map((p) => p.id));
     this.current = {
@@ -235,6 +243,10 @@ export class AgentBroker implements BrokerAdapter {
       positions,
     };
     const events: TradeEvent[] = [];
+    if (quiet) {
+      this.listeners.notify(this.current);
+      return;
+    }
     for (const p of positions) {
       const account = accounts.get(p.account_id);
       if (!before.has(p.id) && account) events.push({ kind: 'opened', position: p, account });
@@ -252,20 +264,32 @@ export class AgentBroker implements BrokerAdapter {
   async open(order: OpenOrder): Promise<void> {
     const account = this.current.accounts.get(order.accountId);
     if (!account) throw conflict(`No terminal reports the account ${order.accountId}.`);
+    // The master position as its own terminal names it (docs/copying.md): the follower's terminal
+    // reports its copy with copy_of = master_position_id.
+    const master = order.masterPositionId === null ? undefined : await masterPositionRef(this.db, order.masterPositionId);
+    const payload = {
+      symbol: order.symbol,
+      type: order.type.toLowerCase(),
+      volume: order.quantity,
+      sl: order.sl ?? 0,
+      tp: order.tp ?? 0,
+      ...(master ? { master_position_id: master.identifier, master_login: master.login, master_server: master.server } : {}),
+    };
     // A copy is sent, not waited for: the position shows when the follower's terminal reports it.
-    await this.order(
-      [{ accountId: order.accountId, kind: 'open', payload: { symbol: order.symbol, type: order.type.toLowerCase(), volume: order.quantity, sl: order.sl ?? 0, tp: order.tp ?? 0, master_position_id: order.masterPositionId } }],
-      undefined,
-      false,
-    );
+    await this.order([{ accountId: order.accountId, kind: 'open', payload }], undefined, false);
   }
 
   async modifyStops(positionIds: readonly number[], takeProfit: number | null, stopLoss: number | null, inTx?: InTransaction): Promise<number> {
     return this.onPositions(positionIds, 'modify', (identifier) => ({ identifier, sl: stopLoss ?? 0, tp: takeProfit ?? 0 }), inTx);
   }
 
+  /**
+   * A user's close (it comes with its audit row) waits for the terminals' answers; the copy
+   * engine's closes of copies (no audit row, nobody waits) are sent, not waited for, so a slow
+   * terminal never holds up the copying of the next trade.
+   */
   async close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
-    return this.onPositions(positionIds, 'close', (identifier, p) => ({ identifier, volume: p.quantity }), inTx);
+    return this.onPositions(positionIds, 'close', (identifier, p) => ({ identifier, volume: p.quantity }), inTx, inTx !== undefined);
   }
 
   private async onPositions(
@@ -273,6 +297,7 @@ export class AgentBroker implements BrokerAdapter {
     kind: CommandKind,
     payload: (identifier: number, p: LivePosition) => Record<string, unknown>,
     inTx?: InTransaction,
+    wait = true,
   ): Promise<number> {
     let mine = this.current.positions.filter((p) => positionIds.includes(p.id));
     if (mine.length === 0) return 0;
@@ -286,6 +311,7 @@ export class AgentBroker implements BrokerAdapter {
     return this.order(
       mine.map((p) => ({ accountId: p.account_id, kind, payload: payload(identifiers.get(p.id)!, p) })),
       inTx,
+      wait,
     );
   }
 
@@ -322,7 +348,8 @@ export class AgentBroker implements BrokerAdapter {
       return ids;
     });
     await this.bus.publish(QUEUED, [...new Set(commands.map((c) => c.agentId))]);
-    if (!wait || queued.size === 0) return 0;
+    if (!wait) return queued.size;
+    if (queued.size === 0) return 0;
     const answers = await this.answers([...queued]);
     const refused = answers.find((a) => a.state === 'rejected');
     if (refused) throw new HttpError(422, `The terminal refused: ${refused.message ?? 'Update failed.'}`);

@@ -19,15 +19,16 @@ import {
   upsertBrokerDeals,
   type StoredBrokerDeal,
 } from '#server/db/broker-deals-repo.ts';
-import { removeReportedPositions, upsertReportedPositions, type ReportedPosition } from '#server/db/positions-repo.ts';
+import { upsertReportedPositions, type ReportedPosition } from '#server/db/positions-repo.ts';
+import { closeReportedPositions, copyOfPositions, saveCopyOf } from '#server/db/copy-links-repo.ts';
 import { symbolMap } from '#server/db/symbol-map-repo.ts';
 import { badRequest, forbidden, HttpError } from '#server/http/errors.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
-import { entryOf, type BookEvent } from '#server/ledger/rules.ts';
+import { entryOf, type BookEvent, type ClosedTrade } from '#server/ledger/rules.ts';
 import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
 import { bookStatement, type StatementBooked } from '#server/import/statement-books.ts';
-import { cashFlows, categoryOf, rebateCredits, roundTrips, symbolNamer } from './mt5-books.ts';
+import { cashFlows, categoryOf, rebateCredits, roundTrips, symbolNamer, type BrokerDeal } from './mt5-books.ts';
 
 export interface Agent {
   id: number;
@@ -55,6 +56,22 @@ function refuseFutureTimes(batch: IngestBatch, nowMs: number): void {
   });
 }
 
+/** A quote as the server keeps it: under the product's canonical symbol. */
+export interface CanonicalQuote {
+  symbol: string;
+  bid: number;
+  ask: number;
+}
+
+/**
+ * The one way a broker's symbol name (EURUSD.m) becomes the product's (EURUSD), for positions,
+ * deals and quotes alike: the broker's symbol map (`npm run admin -- symbol map`) where it names the
+ * symbol, else the instrument classifier's canonical name (docs/instruments.md).
+ */
+async function canonical(q: Queryable, brokerId: number): Promise<(symbol: string) => string> {
+  return symbolNamer(await symbolMap(q, brokerId));
+}
+
 const price = (x: number | null) => (x === null ? null : roundTo(x, 6));
 /** What a deal row is judged by, as stored (prices to 6 places, money to the cent): a change in any rebooks it. */
 const fingerprint = (d: DealEntry) =>
@@ -72,6 +89,19 @@ export class Ingest {
     private readonly ledger: Ledger,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** A batch's quotes under canonical symbols (the accounts' brokers' symbol maps): what values the accounts in EUR. */
+  async quotes(agent: Agent, batch: IngestBatch): Promise<CanonicalQuote[]> {
+    const mine = new Map((await agentAccounts(this.db, agent.id)).map((a) => [key(a.account, a.server), a]));
+    const out: CanonicalQuote[] = [];
+    for (const report of batch.accounts) {
+      const account = mine.get(key(report.login, report.server));
+      if (!account || !report.quotes?.length) continue;
+      const name = await canonical(this.db, account.broker_id);
+      for (const q of report.quotes) out.push({ symbol: name(q.symbol), bid: q.bid, ask: q.ask });
+    }
+    return out;
+  }
 
   async apply(agent: Agent, batch: IngestBatch): Promise<IngestAnswer> {
     const replayed = await batchAnswer<IngestAnswer>(this.db, agent.id, batch.batch_id);
@@ -140,8 +170,7 @@ export class Ingest {
     utcOffsetMinutes: number,
     at: Date,
   ): Promise<IngestAnswer['applied']> {
-    const names = await symbolMap(tx, account.broker_id);
-    const canonical = symbolNamer(names);
+    const name = await canonical(tx, account.broker_id);
     const toUtc = (brokerTime: number) => brokerTime - utcOffsetMinutes * 60;
     const applied = { positions: 0, deals: 0, deleted: 0 };
 
@@ -150,18 +179,20 @@ export class Ingest {
     }
 
     if (report.deals) {
-      const step = await this.applyDeals(tx, account, report.deals.items, report.deals.deleted, canonical, toUtc);
+      const step = await this.applyDeals(tx, account, report.deals.items, report.deals.deleted, name, toUtc);
       applied.deleted = step.deleted;
       applied.deals = step.booked;
     }
 
     if (report.positions) {
       const rows: ReportedPosition[] = report.positions.open.map((p) => {
-        const symbol = canonical(p.symbol);
+        const symbol = name(p.symbol);
         return {
           account_id: account.id,
           identifier: p.identifier,
-          master_position_id: p.copy_of ?? null,
+          // A copy names its master by the master's terminal identifier (copy_of, stored below); the
+          // agent broker links it to the master's row through the follower's relations.
+          master_position_id: null,
           symbol,
           type: p.type === 'buy' ? 'Buy' : 'Sell',
           category: categoryOf(symbol),
@@ -180,11 +211,12 @@ export class Ingest {
         };
       });
       await upsertReportedPositions(tx, rows);
+      await saveCopyOf(tx, account.id, report.positions.open.flatMap((p) => (p.copy_of === undefined ? [] : [{ identifier: p.identifier, copy_of: p.copy_of }])));
       applied.positions = rows.length;
       const ids = rows.map((r) => r.identifier);
-      if (report.positions.full) applied.positions += await removeReportedPositions(tx, account.id, { keep: ids });
+      if (report.positions.full) applied.positions += await closeReportedPositions(tx, account.id, { keep: ids }, at);
       else if (report.positions.closed.length) {
-        applied.positions += await removeReportedPositions(tx, account.id, { closed: report.positions.closed });
+        applied.positions += await closeReportedPositions(tx, account.id, { closed: report.positions.closed }, at);
       }
     }
 
@@ -238,7 +270,7 @@ export class Ingest {
     const current = await brokerDealsOfPositions(tx, account.id, [...positions]);
     const booked = await this.rebook(tx, account.id, {
       before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before), ...rebateCredits(account.id, before)],
-      after: [...roundTrips(account.id, current), ...cashFlows(account.id, incoming), ...rebateCredits(account.id, incoming)],
+      after: [...(await linkedTrips(tx, account.id, current)), ...cashFlows(account.id, incoming), ...rebateCredits(account.id, incoming)],
     });
     return { added, updated: incoming.length - added - unchanged, unchanged, deleted: before.filter((d) => deleted.has(d.ticket)).length, booked };
   }
@@ -276,8 +308,7 @@ export class Ingest {
       if (account.source !== 'agent') {
         throw badRequest(`The account ${account.account} is fed by the simulated market: statements import into real accounts only.`);
       }
-      const names = await symbolMap(tx, account.broker_id);
-      const step = await this.applyDeals(tx, account, deals, [], symbolNamer(names), (t) => t - utcOffsetMinutes * 60);
+      const step = await this.applyDeals(tx, account, deals, [], await canonical(tx, account.broker_id), (t) => t - utcOffsetMinutes * 60);
       const booked = statement ? await bookStatement(tx, this.ledger, account.id, statement, this.now() / 1000) : null;
       return { added: step.added, updated: step.updated, unchanged: step.unchanged, booked };
     });
@@ -308,4 +339,19 @@ export class Ingest {
     if (Number.isFinite(changedFrom)) await this.ledger.deriveNav(tx, accountId, changedFrom, this.now() / 1000);
     return record.length;
   }
+}
+
+/**
+ * The round trips of an account's deals, each with its position (the terminal's identifier) and the
+ * master position it copies (the `copy_of` its position was reported with): the copy report links a
+ * copy to its master's trade by them.
+ */
+async function linkedTrips(tx: Queryable, accountId: number, deals: readonly BrokerDeal[]): Promise<ClosedTrade[]> {
+  const positionOf = new Map(deals.map((d) => [d.ticket, d.position_id]));
+  const trips = roundTrips(accountId, deals);
+  const copyOf = await copyOfPositions(tx, accountId, [...new Set(deals.map((d) => d.position_id))]);
+  return trips.map((t) => {
+    const positionId = t.ticket === undefined ? undefined : positionOf.get(t.ticket);
+    return positionId === undefined ? t : { ...t, positionId, copyOf: copyOf.get(positionId) ?? null };
+  });
 }

@@ -1,20 +1,39 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import { CopyGrowthQuery, CopyGrowthResponse, CopyHealthQuery, CopyHealthResponse, CopyReportQuery, CopyReportResponse, EquityStopBody, RiskLimitsBody } from '#shared/contract/copy.ts';
+import {
+  CreateRelationBody,
+  RelationParams,
+  RelationResponse,
+  RelationsQuery,
+  RelationsResponse,
+  UpdateRelationBody,
+  type CopySizing,
+} from '#shared/contract/copy-relations.ts';
+import type { CopyTerms } from '#shared/domain/copy-lot.ts';
+import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
 import { bridgeHealth, copyGrowth, copyReport } from '#server/copy/copy-report.ts';
+import { createRelation, endRelation, relationOfFollower, relationOut, relationsOf, sizingText, updateRelation, type Actor } from '#server/copy/relations.ts';
 import { audit } from '#server/db/audit-repo.ts';
-import { setEquityStop, setRiskLimits } from '#server/db/copy-repo.ts';
+import { setRiskLimits } from '#server/db/copy-repo.ts';
+import { setRelationEquityStop } from '#server/db/copy-relations-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { badRequest, notFound } from '#server/http/errors.ts';
+import { idempotent } from '#server/http/idempotency.ts';
 import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import type { BrokerAdapter } from '#server/market/adapter.ts';
 import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+
+const termsOf = (body: { sizing: CopySizing; max_lot: number | null }): CopyTerms => ({ sizing: body.sizing, maxLot: body.max_lot });
+
+/** A signed-in user changing relations: their portfolios, audited under their name. */
+const actorOf = (user: SessionUser): Actor => ({ scope: callerScope(user), audit: (tx, action, detail) => audit(tx, user.id, action, detail) });
 /** A terminal going silent changes nothing in the books: the health figures are made again at least this often. */
 const HEALTH_BUCKET_MS = 5_000;
 
@@ -27,14 +46,103 @@ interface Options {
 }
 
 /**
- * The Copy screen (docs/copy-quality.md): GET /api/copy/report per portfolio and period, the growth
- * of a follower against its master, and the risk settings write users keep (portfolio thresholds,
- * followers' equity stops).
+ * The Copy screen (docs/copy-quality.md, docs/copying.md): GET /api/copy/report per portfolio and
+ * period, the growth of a follower against its master, the copy relations write users set up, and
+ * the risk settings they keep (portfolio thresholds, followers' equity stops).
  */
 export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, market, orders, changes, now = Date.now }) => {
   // Changes only with the market and the books: made once per generation, scope and period.
   const answers = new AnswerCache(changes);
   const bucket = () => Math.floor(now() / HEALTH_BUCKET_MS);
+
+  /**
+   * A change of relations or stops is stored: the cached answers are stale, and the copy engine reads
+   * them again wherever it runs (the leader reads them again whenever it takes over, so a leader out
+   * of reach now is logged, not the caller's error).
+   */
+  const changed = async (log: { warn: (o: object, m: string) => void }) => {
+    changes.bump();
+    await orders.reloadRules().catch((err: unknown) => log.warn({ err }, 'the leader did not hear the change of copy relations'));
+  };
+
+  app.get(
+    '/api/copy/relations',
+    {
+      schema: {
+        description: 'The copy relations whose master and follower are both in the portfolio (every portfolio of the caller without one): sizing, maximum lot, equity stop, since when; `include_ended=true` lists ended ones too.',
+        querystring: RelationsQuery,
+        response: { 200: RelationsResponse, ...errors },
+      },
+    },
+    async (request) => ({ data: await relationsOf(db, scopeFor(callerOf(request), request.query.portfolio), request.query.include_ended ?? false) }),
+  );
+
+  app.post(
+    '/api/copy/relations',
+    {
+      preHandler: requirePermission('write'),
+      schema: {
+        description:
+          'A follower starts copying a master (both by account_id or login, both in your portfolios): sizing by ratio, equity proportion or fixed lot, ' +
+          'an optional maximum lot and equity stop. Refused: an account copying itself, a follower that already copies a master, chains. Takes Idempotency-Key.',
+        body: CreateRelationBody,
+        response: { 200: RelationResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = callerOf(request);
+      const body = request.body;
+      return idempotent(db, request, reply, user.id, async () => {
+        const master = await findAccount(db, user, body.master);
+        const follower = await findAccount(db, user, body.follower);
+        const created = await createRelation(db, actorOf(user), { masterId: master.id, followerId: follower.id, terms: termsOf(body), equityStop: body.equity_stop }, new Date(now()));
+        await changed(request.log);
+        return { message: `${follower.account_name} now copies ${master.account_name} (${sizingText(created.terms)}).`, relation: relationOut(created) };
+      });
+    },
+  );
+
+  app.put(
+    '/api/copy/relations/:id',
+    {
+      preHandler: requirePermission('write'),
+      schema: {
+        description: "A relation's terms: sizing, maximum lot, equity stop (a changed stop is armed again; an unchanged one with rearm_equity_stop). Takes Idempotency-Key.",
+        params: RelationParams,
+        body: UpdateRelationBody,
+        response: { 200: RelationResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = callerOf(request);
+      const body = request.body;
+      return idempotent(db, request, reply, user.id, async () => {
+        const r = await updateRelation(db, actorOf(user), request.params.id, { terms: termsOf(body), equityStop: body.equity_stop, rearm: body.rearm_equity_stop });
+        await changed(request.log);
+        return { message: `${r.follower.account_name} copies ${r.master.account_name} by ${sizingText(r.terms)}.`, relation: relationOut(r) };
+      });
+    },
+  );
+
+  app.delete(
+    '/api/copy/relations/:id',
+    {
+      preHandler: requirePermission('write'),
+      schema: {
+        description: "Ends a relation: nothing more is copied to the follower; its open copies still follow their master's trades to their close. Takes Idempotency-Key.",
+        params: RelationParams,
+        response: { 200: RelationResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = callerOf(request);
+      return idempotent(db, request, reply, user.id, async () => {
+        const r = await endRelation(db, actorOf(user), request.params.id, new Date(now()));
+        await changed(request.log);
+        return { message: `${r.follower.account_name} no longer copies ${r.master.account_name}.`, relation: relationOut(r) };
+      });
+    },
+  );
 
   app.get(
     '/api/copy/report',
@@ -89,7 +197,8 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       const ref = await findAccount(db, callerOf(request), request.query.account);
       const snapshot = market.snapshot();
       const follower = snapshot.accounts.get(ref.id);
-      const master = follower?.master_id != null ? snapshot.accounts.get(follower.master_id) : undefined;
+      const relation = await relationOfFollower(db, ref.id);
+      const master = relation ? snapshot.accounts.get(relation.masterId) : undefined;
       if (!follower || !master) throw badRequest('Not a copy account');
       // A master outside the caller's portfolios is not shown, like any account there.
       if (!inScope(master.teiko_category, callerScope(callerOf(request)))) throw notFound("This account's master is outside your portfolios.");
@@ -102,21 +211,24 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
     {
       preHandler: requirePermission('write'),
       schema: {
-        description: "A portfolio's thresholds: maximum drawdown (%) and minimum margin level (%); null clears one. Accounts past them show on the Copy screen.",
+        description:
+          "A portfolio's thresholds: maximum drawdown (%) and minimum margin level (%); null clears one. Accounts past them show on the Copy screen. Takes Idempotency-Key.",
         body: RiskLimitsBody,
         response: { 200: MessageResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
       const [portfolio] = scopeFor(user, body.portfolio).portfolios;
-      await db.transaction(async (tx) => {
-        await setRiskLimits(tx, { portfolio: portfolio!, max_drawdown_pct: body.max_drawdown_pct, min_margin_level_pct: body.min_margin_level_pct });
-        await audit(tx, user.id, 'risk.limits', { ...body, portfolio });
+      return idempotent(db, request, reply, user.id, async () => {
+        await db.transaction(async (tx) => {
+          await setRiskLimits(tx, { portfolio: portfolio!, max_drawdown_pct: body.max_drawdown_pct, min_margin_level_pct: body.min_margin_level_pct });
+          await audit(tx, user.id, 'risk.limits', { ...body, portfolio });
+        });
+        changes.bump();
+        return { message: `Risk thresholds of ${portfolio} saved.` };
       });
-      changes.bump();
-      return { message: `Risk thresholds of ${portfolio} saved.` };
     },
   );
 
@@ -125,29 +237,30 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
     {
       preHandler: requirePermission('write'),
       schema: {
-        description: "A follower's equity stop in its currency: when its equity falls to it, copying to it stops (with an alert) until the stop is set again; null removes it.",
+        description:
+          "A follower's equity stop in its currency (on its copy relation): when its equity falls to it, copying to it stops (with an alert) until the stop is set again; null removes it. " +
+          'Takes Idempotency-Key: a retried request never arms again a stop that fired since.',
         body: EquityStopBody,
         response: { 200: MessageResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = callerOf(request);
-      const ref = await findAccount(db, user, request.body.account);
-      const account = market.snapshot().accounts.get(ref.id);
-      if (!account) throw notFound(`Account not found: ${request.body.account}`);
-      if (account.master_id === null) throw badRequest('Not a copy account');
-      const stop = request.body.equity_stop;
-      await db.transaction(async (tx) => {
-        await setEquityStop(tx, ref.id, stop);
-        await audit(tx, user.id, 'risk.equity-stop', { account: ref.account_id, equity_stop: stop });
+      const body = request.body;
+      return idempotent(db, request, reply, user.id, async () => {
+        const ref = await findAccount(db, user, body.account);
+        const stop = body.equity_stop;
+        await db.transaction(async (tx) => {
+          const relation = await relationOfFollower(tx, ref.id);
+          if (!relation) throw badRequest('Not a copy account');
+          await setRelationEquityStop(tx, relation.id, stop);
+          await audit(tx, user.id, 'risk.equity-stop', { account: ref.account_id, relation: relation.id, equity_stop: stop });
+        });
+        await changed(request.log);
+        return {
+          message: stop === null ? `Equity stop of ${ref.account_name} removed.` : `Equity stop of ${ref.account_name} set at ${stop} ${ref.currency}.`,
+        };
       });
-      changes.bump();
-      // The stop is stored: the leader reads it again whenever it takes over, so a leader out of reach
-      // now is logged, not the caller's error.
-      await orders.reloadRules().catch((err: unknown) => request.log.warn({ err }, 'the leader did not hear the new equity stop'));
-      return {
-        message: stop === null ? `Equity stop of ${ref.account_name} removed.` : `Equity stop of ${ref.account_name} set at ${stop} ${ref.currency}.`,
-      };
     },
   );
 };

@@ -30,8 +30,10 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
       },
     },
     async (request) => {
-      const answer = await ingest.apply(agentOf(request), request.body);
-      await agents.reported(request.body.accounts.flatMap((a) => a.quotes ?? []));
+      const agent = agentOf(request);
+      const answer = await ingest.apply(agent, request.body);
+      // Quotes go through the broker's symbol map, like positions and deals.
+      await agents.reported(await ingest.quotes(agent, request.body));
       return answer;
     },
   );

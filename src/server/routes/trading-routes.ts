@@ -4,7 +4,6 @@ import { AllowedPairsBody, CopyRule, CopyRulesResponse } from '#shared/contract/
 import { CloseBySymbolBody, SetTpSlBody } from '#shared/contract/positions.ts';
 import { MaeMfeQuery, MaeMfeResponse } from '#shared/contract/stats.ts';
 import { AlertsResponse } from '#shared/contract/alerts.ts';
-import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { z } from 'zod';
 import { roundTo } from '#shared/analytics/stats.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
@@ -13,8 +12,10 @@ import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
 import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
 import { listAlerts } from '#server/db/alerts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
-import { rulesOfScope, setAllowedPairs } from '#server/db/copy-rules-repo.ts';
-import { tradedSymbols } from '#server/db/deals-repo.ts';
+import { rulesOfScope } from '#server/db/copy-rules-repo.ts';
+import { findAccountRef } from '#server/db/accounts-repo.ts';
+import type { Queryable } from '#server/db/database.ts';
+import { ruleUniverse, saveAllowedPairs } from '#server/copy/rules.ts';
 import type { Database } from '#server/db/database.ts';
 import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import { badRequest, HttpError, notFound } from '#server/http/errors.ts';
@@ -96,38 +97,49 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
 
   const rulesFor = (user: SessionUser): Promise<CopyRule[]> => rulesOfScope(db, callerScope(user));
 
-  app.get('/api/copy-rules/infos', { schema: { response: { 200: CopyRulesResponse, ...errors } } }, async (request) => ({
-    copy_rules: await rulesFor(callerOf(request)),
-  }));
+  app.get(
+    '/api/copy-rules/infos',
+    {
+      schema: {
+        description:
+          'The copy rule of every master in your portfolios (an account is a master unless it follows one): the market it copies and the pairs its followers copy. ' +
+          'A master without a stored rule shows an empty one of its default market (Equities for a Global Equity account, else Forex).',
+        response: { 200: CopyRulesResponse, ...errors },
+      },
+    },
+    async (request) => ({ copy_rules: await rulesFor(callerOf(request)) }),
+  );
 
   app.post(
     '/api/copy-rules/allowed-pairs',
     {
       preHandler: requirePermission('write'),
-      schema: { body: AllowedPairsBody, response: { 200: MessageResponse.extend({ copy_rule: CopyRule }), ...errors } },
+      schema: {
+        description:
+          "Replaces a master's allowed pairs (master_id: its account_id). A master without a rule gets one; a rule that allows nothing takes the market of the pairs given. " +
+          'Pairs outside the rule\'s market are a 400. Takes Idempotency-Key.',
+        body: AllowedPairsBody,
+        response: { 200: MessageResponse.extend({ copy_rule: CopyRule }), ...errors },
+      },
     },
     async (request, reply) => {
       const user = callerOf(request);
       const { master_id, new_allowed_pairs } = request.body;
       return idempotent(db, request, reply, user.id, async () => {
-        const rule = (await rulesFor(user)).find((r) => r.master_id === master_id);
-        // A master outside the caller's portfolios is answered like an unknown one.
-        if (!rule) throw notFound(`Master not found: ${master_id}`);
-        const universe: readonly string[] =
-          rule.market_type === 'Forex'
-            ? FOREX_PAIRS
-            : market
-              ? [...instruments().values()].filter((i) => i.category === 'Equities').map((i) => i.symbol)
-              : await tradedSymbols(db, 'Equities');
-        const unknown = new_allowed_pairs.filter((p) => !universe.includes(p));
-        if (unknown.length) throw badRequest(`Not ${rule.market_type} instruments: ${unknown.join(', ')}`);
-        const pairs = universe.filter((p) => new_allowed_pairs.includes(p));
-        await db.transaction(async (tx) => {
-          await setAllowedPairs(tx, master_id, pairs);
-          await audit(tx, user.id, 'copy-rules.allowed-pairs', { master_id, before: rule.allowed_pairs, after: pairs });
-        });
-        await copier?.reloadRules();
-        return { message: `Allowed pairs of ${rule.account_name} updated.`, copy_rule: { ...rule, allowed_pairs: pairs } };
+        const shown = (await rulesFor(user)).find((r) => r.master_id === master_id);
+        const account = shown && (await findAccountRef(db, master_id));
+        // A master outside the caller's portfolios, or a follower, is answered like an unknown one.
+        if (!shown || !account || account.account_id !== master_id) throw notFound(`Master not found: ${master_id}`);
+        const actor = { scope: callerScope(user), audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };
+        const quoted = [...instruments().values()].filter((i) => i.category === 'Equities').map((i) => i.symbol);
+        const saved = await saveAllowedPairs(db, actor, account, shown.market_type, new_allowed_pairs, (q, m) => ruleUniverse(q, m, quoted));
+        changes.bump();
+        // The rule is stored: the leader reads it again whenever it takes over.
+        await copier?.reloadRules().catch((err: unknown) => request.log.warn({ err }, 'the leader did not hear the new copy rule'));
+        return {
+          message: `Allowed pairs of ${shown.account_name} updated.`,
+          copy_rule: { ...shown, ...saved },
+        };
       });
     },
   );

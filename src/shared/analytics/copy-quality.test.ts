@@ -9,6 +9,7 @@ import {
   exitSlippage,
   linkCopies,
   periodGrowth,
+  slippageBreach,
   slippageMoney,
   trackingDifference,
   type CopiedTrade,
@@ -32,6 +33,28 @@ const trade = (t: Partial<CopyTrade> & Pick<CopyTrade, 'accountId' | 'symbol' | 
   positionId: null,
   copyOf: null,
   ...t,
+});
+
+describe('the slippage alert', () => {
+  it('a forex copy filled 2.5 pips worse than its master is past the 2-pip threshold', () => {
+    // (1.08525 − 1.08500) / 0.0001 = 2.5 pips
+    expect(slippageBreach('Buy', 1.085, 1.08525, 'EURUSD', 'Forex')).toEqual({ worse: 2.5, unit: 'pips', threshold: 2 });
+  });
+
+  it('exactly 2 pips worse is not past it, nor a better fill', () => {
+    expect(slippageBreach('Buy', 1.085, 1.0852, 'EURUSD', 'Forex')).toBeNull();
+    expect(slippageBreach('Sell', 1.085, 1.0852, 'EURUSD', 'Forex')).toBeNull();
+  });
+
+  it('a JPY pair counts pips of 0.01: a sell 3 pips lower is past it', () => {
+    expect(slippageBreach('Sell', 150, 149.97, 'USDJPY', 'Forex')).toEqual({ worse: 3, unit: 'pips', threshold: 2 });
+  });
+
+  it('a share copy is judged in basis points of its master’s price: 15 bps past 10, 5 bps within', () => {
+    // Master bought at 200.00; follower at 200.30: 0.30 / 200 = 15 bps. At 200.10: 5 bps.
+    expect(slippageBreach('Buy', 200, 200.3, 'AAPL', 'Equities')).toEqual({ worse: 15, unit: 'bps', threshold: 10 });
+    expect(slippageBreach('Buy', 200, 200.1, 'AAPL', 'Equities')).toBeNull();
+  });
 });
 
 describe('slippage', () => {
@@ -127,7 +150,7 @@ describe('one copied trade and its cost', () => {
   // worse), commission −3.50 EUR, swap −2.50 EUR.
   const master = trade({ accountId: 1, symbol: 'EURUSD', type: 'Buy', openedAt: 1000, openPrice: 1.085, closePrice: 1.09, swap: -4, execMs: 120 });
   const follower = trade({ accountId: 2, symbol: 'EURUSD', type: 'Buy', openedAt: 1000, quantity: 0.5, openPrice: 1.0852, closePrice: 1.0899, commission: -3.5, swap: -2.5, execMs: 135 });
-  const ctx = { currency: 'EUR', masterCurrency: 'USD', ratio: 0.5, rates };
+  const ctx = { currency: 'EUR', masterCurrency: 'USD', terms: { sizing: { mode: 'ratio', ratio: 0.5 }, maxLot: null } as const, rates };
   const link = { master, follower, inferred: false };
 
   it('reports slippage in pips and money, the delay and the size against the rule', () => {

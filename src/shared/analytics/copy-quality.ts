@@ -1,4 +1,4 @@
-import { copyLot } from '#shared/domain/copy-lot.ts';
+import { copySize, type CopyTerms } from '#shared/domain/copy-lot.ts';
 import { convert, type EurRates } from '#shared/domain/fx.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { growthSeries, type LedgerEntry } from './series.ts';
@@ -12,8 +12,10 @@ import { mean } from './stats.ts';
 export type Side = 'Buy' | 'Sell';
 export type Category = 'Forex' | 'Equities';
 
-/** A forex copy filling this many pips worse than its master raises a 'slippage' alert [ours]. */
+/** A forex copy filling more than this many pips worse than its master raises a 'slippage' alert [ours]. */
 export const SLIPPAGE_ALERT_PIPS = 2;
+/** A share copy filling more than this many basis points of its master's price worse raises one [ours]. */
+export const SLIPPAGE_ALERT_BPS = 10;
 /** A follower trade opened this close in time to a master trade of the same symbol and side is taken for its copy [ours]. */
 export const INFER_WINDOW_S = 60;
 
@@ -54,6 +56,30 @@ function slippage(price: number, symbol: string, category: Category): Slippage {
 /** Entry: a buy filled higher, or a sell filled lower, than the master's is worse. */
 export function entrySlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
   return slippage(signed(type === 'Buy', masterPrice, followerPrice), symbol, category);
+}
+
+/** A copy's entry past the alert threshold: how much worse, in pips (forex) or basis points of the master's price (shares). */
+export interface SlippageBreach {
+  worse: number;
+  unit: 'pips' | 'bps';
+  threshold: number;
+}
+
+/**
+ * Whether a copy's fill is past the slippage alert threshold: forex more than SLIPPAGE_ALERT_PIPS
+ * pips worse than its master's fill, shares more than SLIPPAGE_ALERT_BPS basis points of the
+ * master's price worse. null when within it (or better).
+ */
+export function slippageBreach(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): SlippageBreach | null {
+  const entry = entrySlippage(type, masterPrice, followerPrice, symbol, category);
+  if (category === 'Forex') {
+    // To a tenth of a hundredth of a pip: 2.0000000001 pips of float noise is not past 2.
+    const pips = Math.round(entry.distance * 1e4) / 1e4;
+    return pips > SLIPPAGE_ALERT_PIPS ? { worse: pips, unit: 'pips', threshold: SLIPPAGE_ALERT_PIPS } : null;
+  }
+  if (masterPrice <= 0) return null;
+  const bps = Math.round((entry.price / masterPrice) * 1e4 * 1e4) / 1e4;
+  return bps > SLIPPAGE_ALERT_BPS ? { worse: bps, unit: 'bps', threshold: SLIPPAGE_ALERT_BPS } : null;
 }
 
 /** Exit: a buy closed lower, or a sell closed higher, than the master's is worse. */
@@ -161,8 +187,8 @@ export interface CopiedTrade {
   opened_at: number;
   master_quantity: number;
   quantity: number;
-  /** The rule's size for the master's (copyLot) and the follower's against it. */
-  expected_quantity: number;
+  /** The relation's size for the master's (copySize); null when sized by equity (both equities at the copy are not kept). */
+  expected_quantity: number | null;
   size_ratio: number;
   entry_slippage: number;
   exit_slippage: number;
@@ -178,7 +204,8 @@ export interface CopiedTrade {
 export interface FollowerContext {
   currency: string;
   masterCurrency: string;
-  ratio: number;
+  /** The relation's sizing and cap. */
+  terms: CopyTerms;
   rates: EurRates;
 }
 
@@ -196,7 +223,7 @@ export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
     opened_at: f.openedAt,
     master_quantity: m.quantity,
     quantity: f.quantity,
-    expected_quantity: copyLot(m.quantity, ctx.ratio, f.category),
+    expected_quantity: copySize(m.quantity, ctx.terms, f.category),
     size_ratio: m.quantity > 0 ? f.quantity / m.quantity : 0,
     entry_slippage: entry.distance,
     exit_slippage: exit.distance,

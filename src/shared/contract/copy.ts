@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side, Text } from './fields.ts';
+import { CopySizing } from './copy-relations.ts';
 
 /** Copy screen periods: the performance chart's (SPEC §2). */
 export const CopyPeriod = z.enum(['1m', '3m', 'all'], { error: () => "period must be one of: 1m, 3m, all" });
@@ -9,7 +10,7 @@ export const CopyReportQuery = z.strictObject({
   period: CopyPeriod.default('1m'),
 });
 
-export const MissReason = z.enum(['pair_not_allowed', 'bridge_off', 'agent_offline', 'rejected', 'no_margin', 'equity_stop', 'unknown']);
+export const MissReason = z.enum(['pair_not_allowed', 'bridge_off', 'agent_offline', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'unknown']);
 export type MissReason = z.infer<typeof MissReason>;
 
 export const CopiedTrade = z.object({
@@ -19,7 +20,8 @@ export const CopiedTrade = z.object({
   opened_at: EpochSeconds,
   master_quantity: Num,
   quantity: Num,
-  expected_quantity: Num,
+  /** The relation's size for the master's; null when sized by equity proportion (the equities at the copy are not kept). */
+  expected_quantity: NullableNum,
   size_ratio: Num,
   entry_slippage: Num,
   exit_slippage: Num,
@@ -60,9 +62,14 @@ export const FollowerQuality = z.object({
   account_name: z.string(),
   broker_name: z.string(),
   currency: z.string(),
-  /** false: 'Not a copy account' (no master), and the figures are null. */
+  /** false: its master is not known to the market now, and the figures are null. */
   is_copy: z.boolean(),
   master: z.object({ account_id: z.string(), account_name: z.string() }).nullable(),
+  /** Its copy relation (docs/copying.md): id, sizing and cap. */
+  relation_id: z.number().int(),
+  sizing: CopySizing,
+  max_lot: NullableNum,
+  /** The ratio when sized by ratio, else null. */
   copy_ratio: NullableNum,
   copied: z.number().int(),
   inferred_links: z.number().int(),
@@ -148,5 +155,6 @@ export const RiskLimitsBody = z.strictObject({
 /** A follower's equity stop (write users), in the account's currency; null removes it. Setting it again re-arms a stop that fired. */
 export const EquityStopBody = z.strictObject({
   account: Text('account', 100),
-  equity_stop: z.number({ error: 'equity_stop must be a number or null' }).positive('equity_stop must be greater than 0').max(1e12, 'equity_stop is too large').nullable(),
+  // Stored to the cent: under one it would be 0.
+  equity_stop: z.number({ error: 'equity_stop must be a number or null' }).min(0.01, 'equity_stop must be at least 0.01').max(1e12, 'equity_stop is too large').nullable(),
 });

@@ -74,7 +74,11 @@ export const IngestPosition = z.strictObject({
   commission: Money.optional(),
   time: BrokerTime,
   comment: Text('comment', 64, { allowEmpty: true }).optional(),
-  /** A copy: the `master_position_id` of the open command that made it (keep it, e.g. in the comment). */
+  /**
+   * A copy: the `master_position_id` of the open command that made it, i.e. the master position's
+   * own identifier in its terminal (MT5 POSITION_IDENTIFIER, MT4 ticket). Keep it with the position
+   * (the order comment or magic number) and send it in every report of it (docs/copying.md).
+   */
   copy_of: Ticket.optional(),
 });
 export type IngestPosition = z.infer<typeof IngestPosition>;
@@ -219,7 +223,11 @@ export const AgentCommand = z.object({
   login: z.string(),
   server: z.string(),
   kind: z.enum(['modify', 'close', 'open']),
-  /** modify: identifier, sl, tp (0 = none); close: identifier, volume; open: symbol, type, volume, sl, tp, master_position_id. */
+  /**
+   * modify: identifier, sl, tp (0 = none); close: identifier, volume; open (a copy): symbol, type,
+   * volume, sl, tp, master_position_id (the master position's identifier in its terminal: report it
+   * back as the copy's `copy_of`), master_login, master_server. Each also repeats expires_at.
+   */
   payload: z.record(z.string(), z.unknown()),
   /** UTC epoch ms: a command not run by then is answered 'expired' and never run. */
   expires_at: z.number().int(),

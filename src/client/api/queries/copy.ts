@@ -45,7 +45,3 @@ export const copyQueries = {
 export async function saveRiskLimits(body: { portfolio: Portfolio; max_drawdown_pct: number | null; min_margin_level_pct: number | null }): Promise<string> {
   return (await apiRequest('/api/risk/limits', { method: 'PUT', body, schema: MessageResponse, fallbackMessage: UPDATE_FAILED })).message;
 }
-
-export async function saveEquityStop(body: { account: string; equity_stop: number | null }): Promise<string> {
-  return (await apiRequest('/api/risk/equity-stop', { method: 'PUT', body, schema: MessageResponse, fallbackMessage: UPDATE_FAILED })).message;
-}

@@ -7,7 +7,7 @@ import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent, MISSING_VALUE, numberFormat } from '#shared/format/numbers.ts';
 import { useSession } from '#client/auth/session-store.ts';
-import { copyKeys, copyQueries, saveEquityStop, saveRiskLimits } from '#client/api/queries/copy.ts';
+import { copyKeys, copyQueries, saveRiskLimits } from '#client/api/queries/copy.ts';
 import { useSinglePortfolio } from '#client/app/portfolio.ts';
 import { CsvButton } from '#client/export/csv-button.tsx';
 import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
@@ -21,6 +21,7 @@ import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useToast } from '#client/ui/toast.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
 import { GrowthChart } from './growth-chart.tsx';
+import { RelationsPanel } from './relations-panel.tsx';
 import './copy.css';
 
 type Report = CopyReportResponse['data'];
@@ -33,6 +34,7 @@ export const REASON_LABELS: Record<MissReason, string> = {
   rejected: 'Rejected by the terminal',
   no_margin: 'Not enough margin',
   equity_stop: 'Equity stop',
+  no_size: 'Size unknown (equity in EUR)',
   unknown: 'Not recorded',
 };
 
@@ -135,7 +137,7 @@ const unitOf = (t: CopiedTrade) => (t.slippage_unit === 'pips' ? ' pips' : '');
 const TRADE_COLUMNS: readonly TableColumn<CopiedTrade, TradeKey>[] = [
   { key: 'opened_at', header: 'Opened', render: (t) => formatDateFr(t.opened_at) },
   { key: 'symbol', header: 'Trade', render: (t) => `${t.type} ${t.symbol}${t.inferred ? ' *' : ''}`, sortValue: (t) => t.symbol },
-  { key: 'quantity', header: 'Size / rule', render: (t) => `${t.quantity} / ${t.expected_quantity}`, align: 'right' },
+  { key: 'quantity', header: 'Size / rule', render: (t) => `${t.quantity} / ${t.expected_quantity ?? MISSING_VALUE}`, align: 'right' },
   { key: 'entry_slippage', header: 'Entry slippage', render: (t) => fmt(t.entry_slippage, 2, unitOf(t)), align: 'right' },
   { key: 'exit_slippage', header: 'Exit slippage', render: (t) => fmt(t.exit_slippage, 2, unitOf(t)), align: 'right' },
   { key: 'slippage_cost_eur', header: 'Slippage cost', render: (t) => eur(t.slippage_cost_eur), align: 'right' },
@@ -217,38 +219,13 @@ function FollowerCardTitle({ f }: { f: FollowerQuality }) {
   );
 }
 
-function EquityStopForm({ follower, canWrite }: { follower: FollowerQuality; canWrite: boolean }) {
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const [value, setValue] = useState(follower.equity_stop === null ? '' : String(follower.equity_stop));
-  const state = follower.equity_stopped ? 'fired: copying to it is stopped' : follower.equity_stop === null ? 'none' : 'armed';
-  if (!canWrite) {
-    return (
-      <p className="equity-stop-line">
-        Equity stop: {follower.equity_stop === null ? 'none' : `${formatMoney(follower.equity_stop, follower.currency)} (${state})`}
-      </p>
-    );
-  }
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const stop = value.trim() === '' ? null : Number(value.replace(',', '.'));
-    try {
-      toast.show(await saveEquityStop({ account: follower.account_id, equity_stop: stop }), 'success');
-      await queryClient.invalidateQueries({ queryKey: copyKeys.all() });
-    } catch (err) {
-      toast.show(err instanceof Error ? err.message : 'Update failed.', 'error');
-    }
-  };
+/** The follower's equity stop as its relation holds it (edited under Copy relations). */
+function EquityStopLine({ follower }: { follower: FollowerQuality }) {
+  const state = follower.equity_stopped ? 'fired: copying to it is stopped' : 'armed';
   return (
-    <form className="equity-stop-form" onSubmit={(e) => void submit(e)}>
-      <label>
-        Equity stop ({follower.currency}) <span className="equity-stop-state">{state}</span>
-        <input inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} placeholder="none" />
-      </label>
-      <button type="submit" className="button">
-        Save
-      </button>
-    </form>
+    <p className="equity-stop-line">
+      Equity stop: {follower.equity_stop === null ? 'none' : `${formatMoney(follower.equity_stop, follower.currency)} (${state})`}
+    </p>
   );
 }
 
@@ -284,7 +261,7 @@ function RiskLimitsForm({ report, portfolio }: { report: Report; portfolio: Retu
   );
 }
 
-function FollowerDetail({ report, period, canWrite }: { report: Report; period: Period; canWrite: boolean }) {
+function FollowerDetail({ report, period }: { report: Report; period: Period }) {
   const copies = report.followers.filter((f) => f.is_copy);
   const [chosen, setChosen] = useState<string | undefined>(copies[0]?.account_id);
   const follower = copies.find((f) => f.account_id === chosen) ?? copies[0];
@@ -315,7 +292,7 @@ function FollowerDetail({ report, period, canWrite }: { report: Report; period: 
       ) : (
         <GrowthChart follower={growth.data.follower} master={growth.data.master} followerName={growth.data.account_name} masterName={growth.data.master_name} />
       )}
-      <EquityStopForm key={`${follower.account_id}|${follower.equity_stop}`} follower={follower} canWrite={canWrite} />
+      <EquityStopLine follower={follower} />
       <div className="copy-subhead">
         <h3>Recent copies</h3>
         <CsvButton
@@ -392,6 +369,7 @@ export function CopyPage() {
         <SectionPanel title="Bridge health">
           <HealthStrip health={report.health} />
         </SectionPanel>
+        <RelationsPanel portfolio={portfolio} canWrite={canWrite} />
         <SectionPanel
           title="Followers"
           actions={
@@ -421,7 +399,7 @@ export function CopyPage() {
             />
           )}
         </SectionPanel>
-        <FollowerDetail report={report} period={period} canWrite={canWrite} />
+        <FollowerDetail report={report} period={period} />
         <SectionPanel
           title="Brokers by copy quality"
           actions={

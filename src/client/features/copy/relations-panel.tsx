@@ -1,0 +1,442 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Account } from '#shared/contract/accounts.ts';
+import type { CopyRule } from '#shared/contract/copy-rules.ts';
+import { SIZING_LIMITS, type CopyRelation, type CopySizing } from '#shared/contract/copy-relations.ts';
+import { copySize, type SizingMode } from '#shared/domain/copy-lot.ts';
+import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
+import { parseDecimalInput } from '#shared/domain/suggestions.ts';
+import { formatDateFr } from '#shared/format/dates.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { numberFormat } from '#shared/format/numbers.ts';
+import { accountQueries } from '#client/api/queries/accounts.ts';
+import { copyRuleKeys, copyRuleQueries, setAllowedPairs } from '#client/api/queries/copy-rules.ts';
+import { copyKeys } from '#client/api/queries/copy.ts';
+import { UPDATE_FAILED } from '#client/api/queries/write.ts';
+import { Modal } from '#client/ui/modal.tsx';
+import { SectionPanel } from '#client/ui/section-panel.tsx';
+import { SegmentedControl } from '#client/ui/segmented-control.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { useToast } from '#client/ui/toast.tsx';
+import { createRelation, endRelation, relationKeys, relationQueries, updateRelation } from './api/relations.ts';
+
+const lots = numberFormat('fr-FR', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
+const fixed2 = numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+const MODES: readonly { value: SizingMode; label: string }[] = [
+  { value: 'ratio', label: 'Ratio' },
+  { value: 'equity', label: 'Equity' },
+  { value: 'fixed', label: 'Fixed lot' },
+];
+
+/** How a relation sizes its copies, in a few words. */
+export function sizingLabel(sizing: CopySizing, maxLot: number | null, market: 'Forex' | 'Equities' = 'Forex'): string {
+  const unit = (n: number) => (market === 'Forex' ? (n > 1 ? 'lots' : 'lot') : n > 1 ? 'shares' : 'share');
+  const size =
+    sizing.mode === 'ratio'
+      ? `${lots.format(sizing.ratio)} × the master's ${unit(2)}`
+      : sizing.mode === 'equity'
+        ? `equity proportion × ${lots.format(sizing.multiplier)}`
+        : `fixed ${lots.format(sizing.lot)} ${unit(sizing.lot)}`;
+  return maxLot === null ? size : `${size}, at most ${lots.format(maxLot)} ${unit(maxLot)}`;
+}
+
+function stopLabel(r: CopyRelation): string | null {
+  if (r.equity_stop === null) return null;
+  const level = formatMoney(r.equity_stop, r.follower.currency);
+  return r.equity_stopped_at === null ? `stop ${level}` : `stop ${level} fired ${formatDateFr(r.equity_stopped_at)}: not copying`;
+}
+
+type Editing =
+  | { kind: 'add'; master: Account }
+  | { kind: 'edit'; relation: CopyRelation; master: Account | undefined; follower: Account | undefined }
+  | { kind: 'pairs'; master: Account; rule: CopyRule | undefined };
+
+/**
+ * Who copies whom in the portfolio (docs/copying.md): each master with the pairs its followers copy
+ * and each follower with its sizing, cap and equity stop. A write user adds a follower to a master,
+ * edits its terms or ends it, and sets the master's pairs; others read.
+ */
+export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; canWrite: boolean }) {
+  const relations = useQuery(relationQueries.list(portfolio));
+  const accounts = useQuery(accountQueries.info(portfolio));
+  const rules = useQuery(copyRuleQueries.infos());
+  const [editing, setEditing] = useState<Editing | null>(null);
+
+  let body;
+  if (relations.isPending || accounts.isPending) body = <LoadingState>Loading copy relations...</LoadingState>;
+  else if (relations.isError) body = <ErrorState onRetry={() => void relations.refetch()}>{relations.error.message}</ErrorState>;
+  else if (accounts.isError) body = <ErrorState onRetry={() => void accounts.refetch()}>{accounts.error.message}</ErrorState>;
+  else {
+    const byId = new Map(accounts.data.map((a) => [a.account_id, a]));
+    const ruleOf = new Map((rules.data ?? []).map((r) => [r.master_id, r]));
+    const followersOf = new Map<string, CopyRelation[]>();
+    for (const r of relations.data) followersOf.set(r.master.account_id, [...(followersOf.get(r.master.account_id) ?? []), r]);
+    // Masters with followers here; a write user also sees the masters without any, to add one.
+    const masters = accounts.data.filter((a) => a.is_master && (canWrite || followersOf.has(a.account_id)));
+    body =
+      masters.length === 0 ? (
+        <EmptyState>No account copies another in this portfolio.</EmptyState>
+      ) : (
+        <div className="relation-masters">
+          {masters.map((m) => {
+            const rule = ruleOf.get(m.account_id);
+            const followers = followersOf.get(m.account_id) ?? [];
+            return (
+              <article key={m.account_id} className="relation-master" aria-label={`Master ${m.account_name}`}>
+                <header className="relation-master-head">
+                  <div>
+                    <h3>{m.account_name}</h3>
+                    <p className="relation-sub">
+                      {m.broker_name} · {m.account}
+                    </p>
+                  </div>
+                  {canWrite ? (
+                    <button type="button" className="button relation-small" onClick={() => setEditing({ kind: 'pairs', master: m, rule })} aria-label={`Pairs of ${m.account_name}`}>
+                      Pairs
+                    </button>
+                  ) : null}
+                </header>
+                {rule?.allowed_pairs.length ? (
+                  <p className="relation-pairs">
+                    Copies {rule.market_type === 'Forex' ? 'forex' : 'equities'}: {rule.allowed_pairs.join(' · ')}
+                  </p>
+                ) : followers.length ? (
+                  // Followers and nothing they may copy: worth a warning.
+                  <p className="relation-pairs relation-warn">No pair allowed yet: none of its trades is copied. Set its pairs.</p>
+                ) : null}
+                {followers.length ? (
+                  <ul className="relation-followers" aria-label={`Followers of ${m.account_name}`}>
+                    {followers.map((r) => (
+                      <li key={r.id}>
+                        <div className="relation-follower">
+                          <span className="relation-name">{r.follower.account_name}</span>
+                          <span className="relation-terms">{sizingLabel(r.sizing, r.max_lot, rule?.market_type)}</span>
+                          {stopLabel(r) ? <span className={r.equity_stopped_at === null ? 'relation-terms' : 'relation-terms relation-warn'}>{stopLabel(r)}</span> : null}
+                        </div>
+                        {canWrite ? (
+                          <button
+                            type="button"
+                            className="button relation-small"
+                            aria-label={`Edit ${r.follower.account_name}`}
+                            onClick={() => setEditing({ kind: 'edit', relation: r, master: m, follower: byId.get(r.follower.account_id) })}
+                          >
+                            Edit
+                          </button>
+                        ) : null}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="relation-sub">No follower yet.</p>
+                )}
+                {canWrite ? (
+                  <button type="button" className="button relation-add" onClick={() => setEditing({ kind: 'add', master: m })} aria-label={`Add a follower to ${m.account_name}`}>
+                    + Add follower
+                  </button>
+                ) : null}
+              </article>
+            );
+          })}
+        </div>
+      );
+  }
+
+  const close = () => setEditing(null);
+  return (
+    <SectionPanel title="Copy relations" className="copy-relations">
+      {body}
+      {editing?.kind === 'pairs' ? <PairsModal master={editing.master} rule={editing.rule} onDone={close} /> : null}
+      {editing?.kind === 'add' || editing?.kind === 'edit' ? (
+        <RelationModal
+          editing={editing}
+          market={(rules.data ?? []).find((r) => r.master_id === (editing.kind === 'add' ? editing.master.account_id : editing.relation.master.account_id))?.market_type ?? 'Forex'}
+          candidates={(accounts.data ?? []).filter(
+            (a) => a.is_master && a.account_id !== editing.master?.account_id && !(relations.data ?? []).some((r) => r.master.account_id === a.account_id),
+          )}
+          onDone={close}
+        />
+      ) : null}
+    </SectionPanel>
+  );
+}
+
+/** After a change: the relations, the report and the rules are read again. */
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: relationKeys.all() }),
+      queryClient.invalidateQueries({ queryKey: copyKeys.all() }),
+      queryClient.invalidateQueries({ queryKey: copyRuleKeys.all() }),
+    ]);
+  };
+}
+
+const messageOf = (err: unknown) => (err instanceof Error && err.message ? err.message : UPDATE_FAILED);
+const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+
+function RelationModal({
+  editing,
+  market,
+  candidates,
+  onDone,
+}: {
+  editing: Extract<Editing, { kind: 'add' | 'edit' }>;
+  /** The master's market: sizes are lots for forex, shares for equities. */
+  market: 'Forex' | 'Equities';
+  candidates: Account[];
+  onDone: () => void;
+}) {
+  const toast = useToast();
+  const refresh = useRefresh();
+  const current = editing.kind === 'edit' ? editing.relation : null;
+  const master = editing.master;
+  const [followerId, setFollowerId] = useState(current?.follower.account_id ?? candidates[0]?.account_id ?? '');
+  const [mode, setMode] = useState<SizingMode>(current?.sizing.mode ?? 'ratio');
+  const initial = current ? (current.sizing.mode === 'ratio' ? current.sizing.ratio : current.sizing.mode === 'equity' ? current.sizing.multiplier : current.sizing.lot) : 1;
+  const [value, setValue] = useState(text(initial));
+  const [maxLot, setMaxLot] = useState(text(current?.max_lot));
+  const [stop, setStop] = useState(text(current?.equity_stop));
+  const [rearm, setRearm] = useState(false);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const follower = editing.kind === 'edit' ? editing.follower : candidates.find((a) => a.account_id === followerId);
+  const followerName = current?.follower.account_name ?? follower?.account_name ?? '';
+  const currency = current?.follower.currency ?? follower?.currency ?? 'EUR';
+  const amount = parseDecimalInput(value);
+  const cap = maxLot.trim() === '' ? null : parseDecimalInput(maxLot);
+  const sizing: CopySizing | null =
+    amount === null ? null : mode === 'ratio' ? { mode, ratio: amount } : mode === 'equity' ? { mode, multiplier: amount } : { mode, lot: amount };
+  // What a master trade becomes, by the same rule the server sizes copies with.
+  const unit = market === 'Forex' ? { one: 'lot', many: 'lots', example: 1 } : { one: 'share', many: 'shares', example: 100 };
+  const example =
+    sizing && (maxLot.trim() === '' || cap !== null)
+      ? copySize(unit.example, { sizing, maxLot: cap }, market, { follower: follower?.equity_currency ?? null, master: master?.equity_currency ?? null })
+      : null;
+  const exampleText =
+    example === null
+      ? mode === 'equity'
+        ? 'Sized at each copy by both equities in EUR.'
+        : ''
+      : `A ${market === 'Forex' ? '1-lot' : '100-share'} master trade is copied at ${market === 'Forex' ? fixed2.format(example) : example} ${example > 1 ? unit.many : unit.one}${mode === 'equity' ? ' at today’s equities' : ''}.`;
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const stopValue = stop.trim() === '' ? null : parseDecimalInput(stop);
+      if (!sizing) throw new Error(`Give the ${mode === 'ratio' ? 'ratio' : mode === 'equity' ? 'multiplier' : 'lot'} as a number.`);
+      if (maxLot.trim() !== '' && cap === null) throw new Error('The maximum lot must be a number, or empty for none.');
+      if (stop.trim() !== '' && stopValue === null) throw new Error('The equity stop must be a number, or empty for none.');
+      if (current) return updateRelation(current.id, { sizing, max_lot: cap, equity_stop: stopValue, rearm_equity_stop: rearm });
+      if (!master || !followerId) throw new Error('Choose the follower.');
+      return createRelation({ master: master.account_id, follower: followerId, sizing, max_lot: cap, equity_stop: stopValue });
+    },
+    onSuccess: async (res) => {
+      toast.show(res.message);
+      await refresh();
+      onDone();
+    },
+    onError: (err) => setError(messageOf(err)),
+  });
+  const end = useMutation({
+    mutationFn: () => endRelation(current!.id),
+    onSuccess: async (res) => {
+      toast.show(res.message);
+      await refresh();
+      onDone();
+    },
+    onError: (err) => setError(messageOf(err)),
+  });
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    setError(null);
+    save.mutate();
+  };
+  const limits = mode === 'ratio' ? SIZING_LIMITS.ratio : mode === 'equity' ? SIZING_LIMITS.multiplier : SIZING_LIMITS.lot;
+  const title = current ? `Copying of ${followerName}` : `Add a follower to ${master?.account_name ?? ''}`;
+  const noCandidate = !current && candidates.length === 0;
+
+  return (
+    <Modal
+      open
+      onClose={onDone}
+      title={title}
+      footer={
+        confirmEnd ? (
+          <>
+            <button type="button" className="button" onClick={() => setConfirmEnd(false)}>
+              Keep copying
+            </button>
+            <button type="button" className="button primary relation-danger" onClick={() => end.mutate()} disabled={end.isPending} data-autofocus>
+              {end.isPending ? 'Ending...' : 'End relation'}
+            </button>
+          </>
+        ) : (
+          <>
+            {current ? (
+              <button type="button" className="button relation-end" onClick={() => setConfirmEnd(true)}>
+                End…
+              </button>
+            ) : null}
+            <button type="button" className="button" onClick={onDone}>
+              {noCandidate ? 'Close' : 'Cancel'}
+            </button>
+            {noCandidate ? null : (
+              <button type="submit" form="relation-form" className="button primary" disabled={save.isPending}>
+                {save.isPending ? 'Saving...' : current ? 'Save' : 'Start copying'}
+              </button>
+            )}
+          </>
+        )
+      }
+    >
+      {noCandidate ? (
+        <p className="relation-confirm">
+          Every other account of this portfolio copies a master or is copied already. End one of those relations first, then add it here.
+        </p>
+      ) : confirmEnd ? (
+        <p className="relation-confirm">
+          {followerName} stops copying {current?.master.account_name}: nothing more is copied to it. Its open copies still follow their master trades to
+          their close.
+        </p>
+      ) : (
+        <form id="relation-form" className="relation-form" onSubmit={submit} noValidate>
+          {current ? (
+            <p className="relation-sub">
+              Copies {current.master.account_name} since {formatDateFr(current.started_at)}.
+            </p>
+          ) : (
+            <label className="field">
+              <span>Follower</span>
+              <select value={followerId} onChange={(e) => setFollowerId(e.target.value)} data-autofocus>
+                {candidates.map((a) => (
+                  <option key={a.account_id} value={a.account_id}>
+                    {a.account_name} ({a.currency})
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <div className="relation-field">
+            <span className="relation-label">Sizing</span>
+            <SegmentedControl label="Sizing" options={MODES} value={mode} onChange={setMode} block />
+          </div>
+          <label className="field">
+            <span>
+              {mode === 'ratio'
+                ? `Ratio (× the master's ${unit.many})`
+                : mode === 'equity'
+                  ? 'Multiplier (× follower equity ÷ master equity)'
+                  : `${market === 'Forex' ? 'Lots' : 'Shares'} of every copy`}
+            </span>
+            <input type="number" step="any" min={limits.min} max={limits.max} inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
+          </label>
+          <div className="relation-fields">
+            <label className="field">
+              <span>Max {unit.many}</span>
+              <input type="number" step="any" min={0.01} inputMode="decimal" value={maxLot} onChange={(e) => setMaxLot(e.target.value)} placeholder="none" />
+            </label>
+            <label className="field">
+              <span>Equity stop ({currency})</span>
+              <input type="number" step="any" min={0} inputMode="decimal" value={stop} onChange={(e) => setStop(e.target.value)} placeholder="none" />
+            </label>
+          </div>
+          {exampleText ? (
+            <p className="relation-sub" aria-live="polite">
+              {exampleText}
+            </p>
+          ) : null}
+          {current?.equity_stopped_at != null ? (
+            <label className="relation-check">
+              <input type="checkbox" checked={rearm} onChange={(e) => setRearm(e.target.checked)} />
+              <span>The stop fired on {formatDateFr(current.equity_stopped_at)}: arm it again and resume copying</span>
+            </label>
+          ) : null}
+        </form>
+      )}
+      {error ? (
+        <p role="alert" className="form-error relation-error">
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}
+
+function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule | undefined; onDone: () => void }) {
+  const toast = useToast();
+  const refresh = useRefresh();
+  const market = rule?.market_type ?? 'Forex';
+  const [chosen, setChosen] = useState<Set<string>>(new Set(rule?.allowed_pairs ?? []));
+  const [equities, setEquities] = useState((market === 'Equities' ? (rule?.allowed_pairs ?? []) : []).join(', '));
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () =>
+      setAllowedPairs({
+        master_id: master.account_id,
+        new_allowed_pairs:
+          market === 'Forex'
+            ? FOREX_PAIRS.filter((p) => chosen.has(p))
+            : equities
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+      }),
+    onSuccess: async (res) => {
+      toast.show(res.message);
+      await refresh();
+      onDone();
+    },
+    onError: (err) => setError(messageOf(err)),
+  });
+  const toggle = (pair: string) =>
+    setChosen((now) => {
+      const next = new Set(now);
+      if (next.has(pair)) next.delete(pair);
+      else next.add(pair);
+      return next;
+    });
+  return (
+    <Modal
+      open
+      onClose={onDone}
+      title={`Pairs copied from ${master.account_name}`}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="button" className="button primary" onClick={() => save.mutate()} disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save pairs'}
+          </button>
+        </>
+      }
+    >
+      <p className="relation-sub relation-lead">Its followers copy only these {market === 'Forex' ? 'pairs' : 'equities'}; its other trades stay with it.</p>
+      {market === 'Forex' ? (
+        <fieldset className="relation-pairs-grid">
+          <legend className="ui-visually-hidden">Forex pairs</legend>
+          {FOREX_PAIRS.map((p) => (
+            <label key={p} className={chosen.has(p) ? 'relation-pair relation-pair-on' : 'relation-pair'}>
+              <input type="checkbox" checked={chosen.has(p)} onChange={() => toggle(p)} />
+              <span>{p}</span>
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        <label className="field">
+          <span>Equities, comma-separated</span>
+          <input value={equities} onChange={(e) => setEquities(e.target.value)} placeholder="AAPL, MSFT" data-autofocus />
+        </label>
+      )}
+      {error ? (
+        <p role="alert" className="form-error relation-error">
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}

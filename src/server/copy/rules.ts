@@ -1,0 +1,60 @@
+import { FOREX_PAIRS, type MarketType } from '#shared/domain/pairs.ts';
+import type { Database, Queryable } from '#server/db/database.ts';
+import { activeRelationOf } from '#server/db/copy-relations-repo.ts';
+import { rulesOfMaster, saveRule } from '#server/db/copy-rules-repo.ts';
+import { tradedSymbols } from '#server/db/deals-repo.ts';
+import { listSymbols } from '#server/db/symbol-map-repo.ts';
+import { badRequest, notFound } from '#server/http/errors.ts';
+import type { Actor } from './relations.ts';
+
+/**
+ * A master's copy rule (docs/copying.md 'Copy rules'): the market its followers copy and the pairs
+ * they may copy. A master without a stored rule gets one at its first change; a rule that allows
+ * nothing yet takes the market of the pairs it is given (else the master's default market).
+ */
+
+/**
+ * The instruments a rule of this market may allow: the 14 forex pairs; or the equities known: quoted
+ * now, traded in the books, or named by a broker's symbol map (an operator mapping AAPL.us → AAPL).
+ */
+export async function ruleUniverse(db: Queryable, market: MarketType, quotedEquities: readonly string[] = []): Promise<string[]> {
+  if (market === 'Forex') return [...FOREX_PAIRS];
+  const mapped = (await listSymbols(db)).map((s) => s.symbol).filter((s) => !(FOREX_PAIRS as readonly string[]).includes(s));
+  return [...new Set([...quotedEquities, ...(await tradedSymbols(db, 'Equities')), ...mapped])].sort();
+}
+
+export interface SavedRule {
+  market_type: MarketType;
+  allowed_pairs: string[];
+}
+
+/**
+ * Replaces a master's allowed pairs, with its audit row, in one transaction. `defaultMarket` is the
+ * market of a master without a rule; `universe` what each market may allow. A follower is no master:
+ * 404 as an unknown one.
+ */
+export async function saveAllowedPairs(
+  db: Database,
+  actor: Actor,
+  master: { id: number; account_id: string },
+  defaultMarket: MarketType,
+  requested: readonly string[],
+  /** What a market's rule may allow, read in the change's transaction. */
+  universe: (q: Queryable, market: MarketType) => Promise<readonly string[]>,
+): Promise<SavedRule> {
+  return db.transaction(async (tx) => {
+    if (await activeRelationOf(tx, master.id)) throw notFound(`Master not found: ${master.account_id}`);
+    const stored = await rulesOfMaster(tx, master.id);
+    const withPairs = stored.find((r) => r.allowed_pairs.length > 0);
+    const allForex = requested.every((p) => (FOREX_PAIRS as readonly string[]).includes(p));
+    const market_type: MarketType = withPairs?.market_type ?? (requested.length ? (allForex ? 'Forex' : 'Equities') : (stored[0]?.market_type ?? defaultMarket));
+    const known = await universe(tx, market_type);
+    const unknown = requested.filter((p) => !known.includes(p));
+    if (unknown.length) throw badRequest(`Not ${market_type} instruments: ${unknown.join(', ')}`);
+    const allowed_pairs = known.filter((p) => requested.includes(p));
+    const before = stored.find((r) => r.market_type === market_type)?.allowed_pairs ?? null;
+    await saveRule(tx, { master_id: master.id, market_type, allowed_pairs });
+    await actor.audit(tx, 'copy-rules.allowed-pairs', { master_id: master.account_id, market_type, before, after: allowed_pairs, created: before === null });
+    return { market_type, allowed_pairs };
+  });
+}

@@ -1,0 +1,100 @@
+import type { Queryable } from './database.ts';
+
+/**
+ * How a terminal's copy is tied to its master's position (docs/copying.md 'Linking a copy'): the
+ * copy reports `copy_of`, the master position's own identifier in its terminal (MT5
+ * POSITION_IDENTIFIER, MT4 ticket; for the simulated market, the position's id). The server reads
+ * it through the follower's relations: the master position open now, or known closed (its terminal
+ * reported it and then reported it gone). A copy whose master the server has not seen yet is linked
+ * to nothing, so it is never closed for want of its master.
+ */
+
+/** The identifier a master position is named by in an `open` command and in a copy's `copy_of`. */
+export interface MasterPositionRef {
+  identifier: number;
+  login: string;
+  server: string;
+}
+
+/** A position's terminal identifier (the simulated market's: its id), with its account's login and server. */
+export async function masterPositionRef(q: Queryable, positionId: number): Promise<MasterPositionRef | undefined> {
+  const rows = await q.query<MasterPositionRef>(
+    `SELECT coalesce(p.identifier, p.id) AS identifier, a.account AS login, a.server
+       FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`,
+    [positionId],
+  );
+  return rows[0];
+}
+
+/**
+ * Stores what reported positions copy (their `copy_of`), by identifier. A report without it keeps
+ * what an earlier one said: a copy stays a copy (an agent restarted without its memory, say).
+ */
+export async function saveCopyOf(q: Queryable, accountId: number, positions: readonly { identifier: number; copy_of: number }[]): Promise<void> {
+  if (positions.length === 0) return;
+  await q.query(
+    `UPDATE positions p SET copy_of = u.copy_of
+       FROM unnest($2::bigint[], $3::bigint[]) AS u(identifier, copy_of)
+      WHERE p.account_id = $1 AND p.identifier = u.identifier AND p.copy_of IS DISTINCT FROM u.copy_of`,
+    [accountId, positions.map((p) => p.identifier), positions.map((p) => p.copy_of)],
+  );
+}
+
+/**
+ * Removes an account's reported positions (these identifiers, or every one not kept) and remembers
+ * each as closed: its identifier, its row id and what it copied. Returns how many were removed.
+ */
+export async function closeReportedPositions(
+  q: Queryable,
+  accountId: number,
+  which: { closed: readonly number[] } | { keep: readonly number[] },
+  at: Date,
+): Promise<number> {
+  const [match, ids] = 'closed' in which ? ['identifier = ANY($2::bigint[])', which.closed] : ['NOT (identifier = ANY($2::bigint[]))', which.keep];
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM positions WHERE account_id = $1 AND identifier IS NOT NULL AND ${match}
+                   RETURNING account_id, identifier, id, copy_of),
+          kept AS (INSERT INTO closed_positions (account_id, identifier, position_id, copy_of, closed_at)
+                   SELECT account_id, identifier, id, copy_of, $3 FROM gone
+                   ON CONFLICT (account_id, identifier) DO UPDATE SET position_id = EXCLUDED.position_id,
+                     copy_of = coalesce(EXCLUDED.copy_of, closed_positions.copy_of), closed_at = EXCLUDED.closed_at)
+     SELECT count(*)::int AS n FROM gone`,
+    [accountId, [...ids], at],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * The master position each reported copy is linked to: through the follower's relations (the one in
+ * force first, then the latest), the master's position with that identifier, open now or known
+ * closed. Copies whose master position the server has not seen are left out.
+ */
+export async function resolveCopies(q: Queryable): Promise<Map<number, number>> {
+  const rows = await q.query<{ id: number; master_position_id: number }>(
+    `SELECT DISTINCT ON (f.id) f.id, coalesce(mo.id, mc.position_id, md.position_id) AS master_position_id
+       FROM positions f
+       JOIN copy_relations r ON r.follower_id = f.account_id
+       LEFT JOIN positions mo ON mo.account_id = r.master_id
+        AND (mo.identifier = f.copy_of OR (mo.identifier IS NULL AND mo.id = f.copy_of))
+       LEFT JOIN closed_positions mc ON mc.account_id = r.master_id AND mc.identifier = f.copy_of
+       -- A simulated master's closed trade: its deal keeps the position it closed.
+       LEFT JOIN LATERAL (SELECT d.position_id FROM deals d JOIN accounts ma ON ma.id = d.account_id
+                           WHERE d.account_id = r.master_id AND ma.source = 'simulated' AND d.kind = 'trade'
+                             AND d.position_id = f.copy_of LIMIT 1) md ON true
+      WHERE f.copy_of IS NOT NULL AND coalesce(mo.id, mc.position_id, md.position_id) IS NOT NULL
+      ORDER BY f.id, (r.ended_at IS NULL) DESC, r.started_at DESC, (mo.id IS NOT NULL) DESC`,
+  );
+  return new Map(rows.map((r) => [r.id, r.master_position_id]));
+}
+
+/** What the positions of an account copied (`copy_of`), open or closed since, by identifier. */
+export async function copyOfPositions(q: Queryable, accountId: number, identifiers: readonly number[]): Promise<Map<number, number>> {
+  if (identifiers.length === 0) return new Map();
+  const rows = await q.query<{ identifier: number; copy_of: number }>(
+    `SELECT identifier, copy_of FROM positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) AND copy_of IS NOT NULL
+     UNION ALL
+     SELECT identifier, copy_of FROM closed_positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) AND copy_of IS NOT NULL`,
+    [accountId, [...identifiers]],
+  );
+  return new Map(rows.map((r) => [r.identifier, r.copy_of]));
+}
