@@ -45,7 +45,7 @@ class Terminal {
 const brokerTime = (isoUtc: string, offsetMinutes: number) => Date.parse(isoUtc) / 1000 + offsetMinutes * 60;
 
 const deal = (over: Partial<IngestDeal>): IngestDeal => ({
-  ticket: 1, position_id: 100, time: 0, type: 0, entry: 'in', symbol: 'EURUSD.m', volume: 1, price: 1.1,
+  ticket: 1, position_id: 100, time: 1_795_000_000, type: 0, entry: 'in', symbol: 'EURUSD.m', volume: 1, price: 1.1,
   commission: 0, fee: 0, swap: 0, profit: 0, ...over,
 });
 

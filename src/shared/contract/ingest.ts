@@ -37,11 +37,14 @@ const Price = z.number().finite().min(0).max(1e9);
 /** Lots, kept to 4 decimal places: an open position holds at least 0.0001 lot. */
 const Volume = z.number().finite().min(0.0001, 'volume must be at least 0.0001 lot').max(1e9);
 /**
- * Broker server time as the terminal shows it, in seconds since 1970 (not UTC: see utc_offset_minutes).
+ * Broker server time as the terminal shows it, in seconds since 1970 (not UTC: see utc_offset_minutes),
+ * from 2000-01-01 on: no terminal that speaks this API reported a trade before then, and a time of 0
+ * or 1 is a fault of the agent (each day from an account's first deal gets an end-of-day NAV row).
  * The server also refuses one past latestBrokerTime (it needs its clock, so it checks that itself).
  */
-const BROKER_TIME = "time must be the broker's clock in seconds since 1970";
-const BrokerTime = z.number({ error: BROKER_TIME }).int(BROKER_TIME).min(0, BROKER_TIME).max(32_503_680_000, BROKER_TIME);
+export const BROKER_TIME_MIN_S = Date.UTC(2000, 0, 1) / 1000;
+const BROKER_TIME = "time must be the broker's clock in seconds since 1970, from 2000-01-01 on";
+const BrokerTime = z.number({ error: BROKER_TIME }).int(BROKER_TIME).min(BROKER_TIME_MIN_S, BROKER_TIME).max(32_503_680_000, BROKER_TIME);
 const Ticket = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** MetaTrader gives 0 for a stop loss or take profit that is not set. */
 const Stop = Price;
