@@ -22,18 +22,18 @@ const KINDS: Record<Kind, readonly string[]> = {
   ratio: [
     'equity_perc', 'margin_level', 'max_drawdown_percentage', 'longs_won', 'shorts_won', 'profit_factor', 'max_drawdown', 'growth',
     'sharpe_ratio', 'sortino_ratio', 'equity_drawdown', 'recovery_factor', 'command_success_pct', 'follower_growth', 'master_growth',
-    'tracking_difference', 'size_ratio', 'max_drawdown_pct', 'min_margin_level_pct', 'copy_ratio', 'limit',
+    'tracking_difference', 'size_ratio', 'max_drawdown_pct', 'min_margin_level_pct', 'copy_ratio', 'limit', 'ratio', 'multiplier',
   ],
   measure: [
     'quantity', 'lots', 'ping', 'exec_duration_ms', 'avgMae', 'medianMae', 'avgMfe', 'medianMfe', 'avg_mae', 'median_mae', 'avg_mfe',
-    'median_mfe', 'master_quantity', 'expected_quantity', 'entry_slippage', 'exit_slippage', 'avg_entry_slippage_pips',
+    'median_mfe', 'max_lot', 'lot', 'master_quantity', 'expected_quantity', 'entry_slippage', 'exit_slippage', 'avg_entry_slippage_pips',
     'worst_entry_slippage_pips', 'avg_delay_ms', 'worst_delay_ms', 'delay_ms',
   ],
   price: ['open_price', 'open_price_currency', 'close_price', 'price_open', 'price_current', 'sl', 'tp', 'breakeven', 'breakevenMax', 'breakevenMin'],
   integer: [
     'id', 'timestamp', 'datetime', 'last_update', 'time', 'win', 'loss', 'return_days', 'date_day', 'count', 'legs', 'opened_at', 'at',
     'from', 'copied', 'missed', 'duplicates', 'manual', 'inferred_links', 'trades', 'last_update_age_s', 'changed_at', 'expires_at',
-    'uptime_s', 'available_dates', 'page', 'page_size', 'total',
+    'uptime_s', 'available_dates', 'page', 'page_size', 'total', 'started_at', 'ended_at', 'equity_stopped_at', 'relation_id',
   ],
 };
 /** A series point's `value` is what its series is. */
@@ -116,6 +116,7 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
       '/api/copy/report': ['1m', '3m', 'all'].map((p) => `/api/copy/report?period=${p}`),
       '/api/copy/health': ['/api/copy/health'],
       '/api/copy/growth': followers.map((a) => `/api/copy/growth?account=${a.account_id}&period=all`),
+      '/api/copy/relations': ['/api/copy/relations', '/api/copy/relations?include_ended=true'],
       '/api/risk/limits': ['/api/risk/limits'],
       '/api/audit': ['/api/audit'],
       '/health': ['/health'],

@@ -9,7 +9,7 @@ import {
   type CopyTrade,
 } from '#shared/analytics/copy-quality.ts';
 import { drawdownFromGrowth, growthSeries } from '#shared/analytics/series.ts';
-import { mean, roundTo } from '#shared/analytics/stats.ts';
+import { mean } from '#shared/analytics/stats.ts';
 import type { CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
 import { periodStart, type Period } from '#shared/domain/constants.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
@@ -45,9 +45,10 @@ const LIVE_S = 60;
 const RECORD_WINDOW_S = 300;
 const SILENT_S = 600;
 
-const round = (x: number | null, d = 2) => (x === null || !Number.isFinite(x) ? null : roundTo(x, d));
+/** A figure, or null where it cannot be computed (the response schema rounds it: src/shared/contract/copy.ts). */
+const orNull = (x: number | null) => (x === null || !Number.isFinite(x) ? null : x);
 /** The sum in EUR, or null when any part has no rate (a partial sum would understate the cost). */
-const sumOrNull = (xs: readonly (number | null)[]) => (xs.some((x) => x === null) ? null : round(xs.reduce<number>((s, x) => s + x!, 0)));
+const sumOrNull = (xs: readonly (number | null)[]) => (xs.some((x) => x === null) ? null : orNull(xs.reduce<number>((s, x) => s + x!, 0)));
 
 function healthOf(a: LiveAccount, nowS: number, seen: Map<number, number>, outcomes: Map<number, { done: number; failed: number }>) {
   const lastSeen = seen.get(a.id);
@@ -62,7 +63,7 @@ function healthOf(a: LiveAccount, nowS: number, seen: Map<number, number>, outco
     broker_name: a.broker.broker_name,
     last_update_age_s: age,
     state,
-    command_success_pct: o && answered > 0 ? round((o.done / answered) * 100, 1) : null,
+    command_success_pct: o && answered > 0 ? orNull((o.done / answered) * 100) : null,
   } as const;
 }
 
@@ -174,22 +175,15 @@ export async function copyReport(
       missed_by_reason: [...byReason].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
       duplicates: Math.max(linked.duplicates.length, duplicatesRecorded),
       manual: linked.manual.length,
-      avg_entry_slippage_pips: round(mean(fx), 2),
-      avg_slippage_cost_eur: round(mean(copied.map((t) => t.slippage_cost_eur).filter((x): x is number => x !== null))),
-      avg_delay_ms: round(mean(delays), 0),
+      avg_entry_slippage_pips: orNull(mean(fx)),
+      avg_slippage_cost_eur: orNull(mean(copied.map((t) => t.slippage_cost_eur).filter((x): x is number => x !== null))),
+      avg_delay_ms: orNull(mean(delays)),
       worst_delay_ms: delays.length ? Math.max(...delays) : null,
       cost_eur: sumOrNull(linked.links.map((l, i) => copyCostEur(l, ctx, copied[i]))),
-      follower_growth: round(followerGrowth),
-      master_growth: masterVisible ? round(masterGrowth) : null,
-      tracking_difference: masterVisible ? round(followerGrowth - masterGrowth) : null,
-      trades: copied.slice(-LISTED).reverse().map((t) => ({
-        ...t,
-        entry_slippage: roundTo(t.entry_slippage, 2),
-        exit_slippage: roundTo(t.exit_slippage, 2),
-        size_ratio: roundTo(t.size_ratio, 4),
-        slippage_cost: round(t.slippage_cost),
-        slippage_cost_eur: round(t.slippage_cost_eur),
-      })),
+      follower_growth: orNull(followerGrowth),
+      master_growth: masterVisible ? orNull(masterGrowth) : null,
+      tracking_difference: masterVisible ? orNull(followerGrowth - masterGrowth) : null,
+      trades: copied.slice(-LISTED).reverse().map((t) => ({ ...t, slippage_cost: orNull(t.slippage_cost), slippage_cost_eur: orNull(t.slippage_cost_eur) })),
       misses: misses.slice(0, LISTED),
     };
   });
@@ -199,7 +193,7 @@ export async function copyReport(
   for (const a of accounts) {
     const level = a.margin > 0 ? (a.equity / a.margin) * 100 : null;
     if (limits?.min_margin_level_pct != null && level !== null && level < limits.min_margin_level_pct) {
-      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'margin_level', value: roundTo(level, 2), limit: limits.min_margin_level_pct });
+      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'margin_level', value: level, limit: limits.min_margin_level_pct });
     }
     const stop = relationOf.get(a.id)?.equityStop ?? null;
     if (stop !== null && a.equity <= stop) {
@@ -211,7 +205,7 @@ export async function copyReport(
       const growth = growthSeries(ledger.entries.get(a.id) ?? [], ledger.opening.get(a.id) ?? 0);
       const dd = Math.max(0, ...drawdownFromGrowth(growth).map((p) => p.value));
       if (dd > limits.max_drawdown_pct) {
-        breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'drawdown', value: roundTo(dd, 2), limit: limits.max_drawdown_pct });
+        breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'drawdown', value: dd, limit: limits.max_drawdown_pct });
       }
     }
   }
@@ -222,7 +216,7 @@ export async function copyReport(
       .filter((p) => inScopeIds.has(p.account_id))
       .map((p) => ({ symbol: p.symbol, type: p.type, category: p.category, quantity: p.quantity, price: p.price_current })),
     snapshot.rates,
-  ).map((e) => ({ currency: e.currency, exposure: roundTo(e.exposure, 2), exposure_eur: round(e.exposure_eur) }));
+  ).map((e) => ({ currency: e.currency, exposure: e.exposure, exposure_eur: orNull(e.exposure_eur) }));
 
   return {
     period,
@@ -230,10 +224,10 @@ export async function copyReport(
     followers: report,
     brokers: brokerRanking(rankingRows).map((b) => ({
       ...b,
-      avg_entry_slippage_pips: round(b.avg_entry_slippage_pips),
-      worst_entry_slippage_pips: round(b.worst_entry_slippage_pips),
-      avg_slippage_cost_eur: round(b.avg_slippage_cost_eur),
-      avg_delay_ms: round(b.avg_delay_ms, 0),
+      avg_entry_slippage_pips: orNull(b.avg_entry_slippage_pips),
+      worst_entry_slippage_pips: orNull(b.worst_entry_slippage_pips),
+      avg_slippage_cost_eur: orNull(b.avg_slippage_cost_eur),
+      avg_delay_ms: orNull(b.avg_delay_ms),
     })),
     health: accounts.map((a) => healthOf(a, nowS, seen, outcomes)),
     exposure,
@@ -260,6 +254,6 @@ export async function copyGrowth(q: Queryable, follower: LiveAccount, master: Li
   const fromS = periodStart(period, nowMs) ?? 0;
   const ledger = await ledgerSince(q, [follower.id, master.id], fromS);
   const series = (id: number) =>
-    growthSeries(ledger.entries.get(id) ?? [], ledger.opening.get(id) ?? 0).map((p) => ({ timestamp: p.timestamp, value: roundTo(p.value, 4) }));
+    growthSeries(ledger.entries.get(id) ?? [], ledger.opening.get(id) ?? 0).map((p) => ({ timestamp: p.timestamp, value: p.value }));
   return { account_name: follower.account_name, master_name: master.account_name, follower: series(follower.id), master: series(master.id) };
 }

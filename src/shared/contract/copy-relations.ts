@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BoolParam, EpochSeconds, NullableNum, PortfolioParam, Text } from './fields.ts';
+import { BoolParam, EpochSeconds, Measure, Money, PortfolioParam, Text } from './fields.ts';
 
 /**
  * Copy relations (docs/copying.md): a follower copies one master, sized by ratio, by equity
@@ -56,8 +56,8 @@ export const CopyRelation = z.object({
   master: RelationAccount,
   follower: RelationAccount,
   sizing: CopySizing,
-  max_lot: NullableNum,
-  equity_stop: NullableNum,
+  max_lot: Measure.nullable(),
+  equity_stop: Money.nullable(),
   /** When the equity stop fired (copying to the follower stopped); null while armed or without one. */
   equity_stopped_at: EpochSeconds.nullable(),
   started_at: EpochSeconds,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, MarketType, NullableNum, Num, PortfolioParam, Side, Text } from './fields.ts';
+import { EpochSeconds, MarketType, Measure, Money, Percent, PortfolioParam, Ratio, Side, Text } from './fields.ts';
 import { CopySizing } from './copy-relations.ts';
 
 /** Copy screen periods: the performance chart's (SPEC §2). */
@@ -18,18 +18,18 @@ export const CopiedTrade = z.object({
   type: Side,
   category: MarketType,
   opened_at: EpochSeconds,
-  master_quantity: Num,
-  quantity: Num,
+  master_quantity: Measure,
+  quantity: Measure,
   /** The relation's size for the master's; null when sized by equity proportion (the equities at the copy are not kept). */
-  expected_quantity: NullableNum,
-  size_ratio: Num,
-  entry_slippage: Num,
-  exit_slippage: Num,
+  expected_quantity: Measure.nullable(),
+  size_ratio: Ratio,
+  entry_slippage: Measure,
+  exit_slippage: Measure,
   slippage_unit: z.enum(['pips', 'price']),
   /** In the follower's currency and in EUR; null where a rate is unknown. */
-  slippage_cost: NullableNum,
-  slippage_cost_eur: NullableNum,
-  delay_ms: Num,
+  slippage_cost: Money.nullable(),
+  slippage_cost_eur: Money.nullable(),
+  delay_ms: Measure,
   inferred: z.boolean(),
 });
 export type CopiedTrade = z.infer<typeof CopiedTrade>;
@@ -53,7 +53,7 @@ export const BridgeHealth = z.object({
   /** simulated: the demo market; live: its agent reported within a minute; silent: within 10 minutes; offline: longer. */
   state: z.enum(['simulated', 'live', 'silent', 'offline']),
   /** Commands its terminal carried out, of those answered or expired, in the period; null without any. */
-  command_success_pct: NullableNum,
+  command_success_pct: Percent.nullable(),
 });
 export type BridgeHealth = z.infer<typeof BridgeHealth>;
 
@@ -68,25 +68,25 @@ export const FollowerQuality = z.object({
   /** Its copy relation (docs/copying.md): id, sizing and cap. */
   relation_id: z.number().int(),
   sizing: CopySizing,
-  max_lot: NullableNum,
+  max_lot: Measure.nullable(),
   /** The ratio when sized by ratio, else null. */
-  copy_ratio: NullableNum,
+  copy_ratio: Ratio.nullable(),
   copied: z.number().int(),
   inferred_links: z.number().int(),
   missed: z.number().int(),
   missed_by_reason: z.array(z.object({ reason: MissReason, count: z.number().int() })),
   duplicates: z.number().int(),
   manual: z.number().int(),
-  avg_entry_slippage_pips: NullableNum,
-  avg_slippage_cost_eur: NullableNum,
-  avg_delay_ms: NullableNum,
-  worst_delay_ms: NullableNum,
-  cost_eur: NullableNum,
-  follower_growth: NullableNum,
-  master_growth: NullableNum,
+  avg_entry_slippage_pips: Measure.nullable(),
+  avg_slippage_cost_eur: Money.nullable(),
+  avg_delay_ms: Measure.nullable(),
+  worst_delay_ms: Measure.nullable(),
+  cost_eur: Money.nullable(),
+  follower_growth: Percent.nullable(),
+  master_growth: Percent.nullable(),
   /** Follower's time-weighted return minus its master's, percentage points. */
-  tracking_difference: NullableNum,
-  equity_stop: NullableNum,
+  tracking_difference: Percent.nullable(),
+  equity_stop: Money.nullable(),
   equity_stopped: z.boolean(),
   trades: z.array(CopiedTrade),
   misses: z.array(Miss),
@@ -96,16 +96,16 @@ export type FollowerQuality = z.infer<typeof FollowerQuality>;
 export const BrokerCopyQuality = z.object({
   broker_name: z.string(),
   trades: z.number().int(),
-  avg_entry_slippage_pips: NullableNum,
-  worst_entry_slippage_pips: NullableNum,
-  avg_slippage_cost_eur: NullableNum,
-  avg_delay_ms: NullableNum,
-  worst_delay_ms: NullableNum,
+  avg_entry_slippage_pips: Measure.nullable(),
+  worst_entry_slippage_pips: Measure.nullable(),
+  avg_slippage_cost_eur: Money.nullable(),
+  avg_delay_ms: Measure.nullable(),
+  worst_delay_ms: Measure.nullable(),
 });
 
 export const RiskLimits = z.object({
-  max_drawdown_pct: NullableNum,
-  min_margin_level_pct: NullableNum,
+  max_drawdown_pct: Percent.nullable(),
+  min_margin_level_pct: Percent.nullable(),
 });
 
 export const CopyReportResponse = z.object({
@@ -116,10 +116,10 @@ export const CopyReportResponse = z.object({
     brokers: z.array(BrokerCopyQuality),
     health: z.array(BridgeHealth),
     /** Net exposure per currency, in its own units and in EUR (null without a rate). */
-    exposure: z.array(z.object({ currency: z.string(), exposure: Num, exposure_eur: NullableNum })),
+    exposure: z.array(z.object({ currency: z.string(), exposure: Money, exposure_eur: Money.nullable() })),
     limits: RiskLimits,
     /** Accounts past the portfolio's thresholds now. */
-    breaches: z.array(z.object({ account_id: z.string(), account_name: z.string(), kind: z.enum(['drawdown', 'margin_level', 'equity_stop']), value: Num, limit: Num })),
+    breaches: z.array(z.object({ account_id: z.string(), account_name: z.string(), kind: z.enum(['drawdown', 'margin_level', 'equity_stop']), value: Percent, limit: Percent })),
   }),
 });
 export type CopyReportResponse = z.infer<typeof CopyReportResponse>;
@@ -132,7 +132,7 @@ export const CopyGrowthQuery = z.strictObject({
   period: CopyPeriod.default('1m'),
 });
 
-const Point = z.object({ timestamp: EpochSeconds, value: Num });
+const Point = z.object({ timestamp: EpochSeconds, value: Percent });
 export const CopyGrowthResponse = z.object({
   data: z.object({ account_name: z.string(), master_name: z.string(), follower: z.array(Point), master: z.array(Point) }),
 });
