@@ -1,10 +1,11 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
-import { mt4Header, type StatementAccount } from './account.ts';
+import { mt4Header } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
+import type { ReportContent } from './content.ts';
 import { dedupe, type Keyed } from './dedupe.ts';
 import { NotAStatementError } from './errors.ts';
-import { NO_FIGURES, disagreement, mt4Figures, type StatedFigures } from './stated.ts';
+import { NO_FIGURES, disagreement, mt4Figures } from './stated.ts';
 import { isHeaderRow, isTitleRow, startsMt4 } from './structure.ts';
 
 /**
@@ -48,14 +49,7 @@ const ENGLISH: Record<string, readonly string[]> = {
   profit: ['profit'],
 };
 
-export interface Mt4Statement {
-  account: StatementAccount;
-  deals: IngestDeal[];
-  positions: IngestPosition[];
-  warnings: string[];
-  stated: StatedFigures;
-  /** The balance the rows add up to: balance rows and closed trades. */
-  rowsBalance: number;
+export interface Mt4Statement extends ReportContent {
   /** Whether the statement reaches its end (its Summary, and the file's own end). */
   complete: boolean;
 }

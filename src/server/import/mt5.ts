@@ -1,10 +1,11 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
-import { mt5Header, type Accounting, type StatementAccount } from './account.ts';
+import { mt5Header, type Accounting } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
+import type { ReportContent } from './content.ts';
 import { dedupe, type Keyed } from './dedupe.ts';
 import { NotAStatementError } from './errors.ts';
-import { NO_FIGURES, disagreement, mt5Figures, type StatedFigures } from './stated.ts';
+import { NO_FIGURES, disagreement, mt5Figures } from './stated.ts';
 import { isHeaderRow, namedColumns, startsMt5 } from './structure.ts';
 
 /**
@@ -24,17 +25,10 @@ type Kind = 'positions' | 'orders' | 'deals' | 'open' | 'working';
 /** Where each field of a section is, by cell index. */
 type Columns = Map<string, number>;
 
-export interface Mt5Statement {
-  account: StatementAccount;
+export interface Mt5Statement extends ReportContent {
   accounting: Accounting;
-  deals: IngestDeal[];
-  positions: IngestPosition[];
-  warnings: string[];
-  stated: StatedFigures;
   /** The balance just before the first deal, read off the Deals table's running balance. */
   opening: { ticket: number; balance: number } | null;
-  /** The balance the rows add up to: the opening balance and every deal's money. */
-  rowsBalance: number;
   /** Whether the report reaches its end (its account summary, and the file's own end). */
   complete: boolean;
 }

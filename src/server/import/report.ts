@@ -1,13 +1,13 @@
 import { cents } from '#shared/analytics/stats.ts';
-import type { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
-import { mt4Header, mt5Header, type Accounting, type StatementAccount } from './account.ts';
+import type { IngestPosition } from '#shared/contract/ingest.ts';
+import { mt4Header, mt5Header, type Accounting } from './account.ts';
 import type { Grid } from './cells.ts';
+import type { ReportContent } from './content.ts';
 import { decodeText } from './decode.ts';
 import { NotAStatementError } from './errors.ts';
 import { htmlGrid } from './html-grid.ts';
 import { parseMt4 } from './mt4.ts';
 import { isTesterReport, parseMt5 } from './mt5.ts';
-import type { StatedFigures } from './stated.ts';
 import { DamagedZipError } from './zip.ts';
 import { xlsxGrids } from './xlsx-grid.ts';
 
@@ -29,26 +29,15 @@ export type { StatedFigures } from './stated.ts';
 export { NotAStatementError } from './errors.ts';
 export { ReadBudgetError } from './budget.ts';
 
-export interface ParsedStatement {
+export interface ParsedStatement extends ReportContent {
   format: StatementFormat;
-  account: StatementAccount;
   /** MT5 prints it in its account line (else it is told from the deals); MT4 accounts hedge. */
   accounting: Accounting;
-  /** Every deal the report lists, each passing `IngestDeal.parse`, in the report's order, each ticket once. */
-  deals: IngestDeal[];
-  /** Open positions, where the report lists them (MT5 "Open Positions", MT4 "Open Trades"); else empty. */
-  positions: IngestPosition[];
-  /** Rows that were left out or read with a guess, and figures the report contradicts, one sentence each. */
-  warnings: string[];
-  /** What the report states of itself (balance, equity, results), null where it does not. */
-  stated: StatedFigures;
   /**
    * The balance just before deal `ticket`, the report's first: what the account held before the
    * report's period (MT5 prints a running balance; MT4 does not, so null there).
    */
   opening: { ticket: number; balance: number } | null;
-  /** The balance the report's rows add up to, from the opening balance: what importing them books. */
-  rowsBalance: number;
   /** The open positions' floating result: their profit, swap and commission (0 without any). */
   floating: number;
 }
