@@ -27,6 +27,10 @@ function reportWithSkippedRows(login: string, currency: string): Buffer {
 <tr><th colspan="14">Deals</th></tr>
 <tr>${header.map((h) => `<td>${h}</td>`).join('')}</tr>
 ${rows.join('\n')}
+<tr><td>Balance:</td><td>0.00</td><td>Free Margin:</td><td>0.00</td></tr>
+<tr><td>Credit Facility:</td><td>0.00</td><td>Margin:</td><td>0.00</td></tr>
+<tr><td>Floating P/L:</td><td>0.00</td><td>Margin Level:</td><td>0.00%</td></tr>
+<tr><td>Equity:</td><td>0.00</td></tr>
 </table></body></html>`,
   );
 }
