@@ -5,6 +5,9 @@ export default defineConfig({
   plugins: [react()],
   test: {
     env: { TZ: 'UTC' },
+    // Two files at a time even on two cores (Vitest's default would be one): the integration suites
+    // spend much of their time waiting on PostgreSQL, child processes and sockets.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
