@@ -369,7 +369,6 @@ export function CopyPage() {
         <SectionPanel title="Bridge health">
           <HealthStrip health={report.health} />
         </SectionPanel>
-        <RelationsPanel portfolio={portfolio} canWrite={canWrite} />
         <SectionPanel
           title="Followers"
           actions={
@@ -400,6 +399,8 @@ export function CopyPage() {
           )}
         </SectionPanel>
         <FollowerDetail report={report} period={period} />
+        {/* Who copies whom comes after how well they copy: the quality is what an investor opens the screen for. */}
+        <RelationsPanel portfolio={portfolio} canWrite={canWrite} />
         <SectionPanel
           title="Brokers by copy quality"
           actions={
