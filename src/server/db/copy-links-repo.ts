@@ -65,24 +65,31 @@ export async function closeReportedPositions(
 }
 
 /**
- * The master position each reported copy is linked to: through the follower's relations (the one in
- * force first, then the latest), the master's position with that identifier, open now or known
- * closed. Copies whose master position the server has not seen are left out.
+ * The master position each reported copy is linked to: through the follower's relations (the one
+ * that was in force when the copy opened first, then the one in force now, then the latest), the
+ * master's position with that identifier, open now or known closed. A copy opened before the upgrade
+ * that named master positions by identifier echoes the master's row id instead: that row id is
+ * looked up as an alias when no identifier matches. Copies whose master position the server has not
+ * seen are left out.
  */
 export async function resolveCopies(q: Queryable): Promise<Map<number, number>> {
   const rows = await q.query<{ id: number; master_position_id: number }>(
     `SELECT DISTINCT ON (f.id) f.id, coalesce(mo.id, mc.position_id, md.position_id) AS master_position_id
        FROM positions f
        JOIN copy_relations r ON r.follower_id = f.account_id
+       LEFT JOIN copy_legacy_refs lg ON lg.master_id = r.master_id AND lg.row_id = f.copy_of
+       CROSS JOIN LATERAL (VALUES (f.copy_of, 0), (lg.identifier, 1)) k(ref, alias)
        LEFT JOIN positions mo ON mo.account_id = r.master_id
-        AND (mo.identifier = f.copy_of OR (mo.identifier IS NULL AND mo.id = f.copy_of))
-       LEFT JOIN closed_positions mc ON mc.account_id = r.master_id AND mc.identifier = f.copy_of
+        AND (mo.identifier = k.ref OR (mo.identifier IS NULL AND mo.id = k.ref))
+       LEFT JOIN closed_positions mc ON mc.account_id = r.master_id AND mc.identifier = k.ref
        -- A simulated master's closed trade: its deal keeps the position it closed.
        LEFT JOIN LATERAL (SELECT d.position_id FROM deals d JOIN accounts ma ON ma.id = d.account_id
                            WHERE d.account_id = r.master_id AND ma.source = 'simulated' AND d.kind = 'trade'
-                             AND d.position_id = f.copy_of LIMIT 1) md ON true
-      WHERE f.copy_of IS NOT NULL AND coalesce(mo.id, mc.position_id, md.position_id) IS NOT NULL
-      ORDER BY f.id, (r.ended_at IS NULL) DESC, r.started_at DESC, (mo.id IS NOT NULL) DESC`,
+                             AND d.position_id = k.ref LIMIT 1) md ON true
+      WHERE f.copy_of IS NOT NULL AND k.ref IS NOT NULL AND coalesce(mo.id, mc.position_id, md.position_id) IS NOT NULL
+      ORDER BY f.id,
+               (f.opened_at >= r.started_at AND (r.ended_at IS NULL OR f.opened_at <= r.ended_at)) DESC,
+               (r.ended_at IS NULL) DESC, r.started_at DESC, k.alias, (mo.id IS NOT NULL) DESC`,
   );
   return new Map(rows.map((r) => [r.id, r.master_position_id]));
 }

@@ -352,7 +352,9 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX copy_relations_one_master ON copy_relations(follower_id) WHERE ended_at IS NULL;
       CREATE INDEX copy_relations_master ON copy_relations(master_id);
       INSERT INTO copy_relations (master_id, follower_id, sizing, sizing_value, equity_stop, equity_stopped_at, started_at)
-        SELECT a.master_id, a.id, 'ratio', a.copy_ratio, a.equity_stop, a.equity_stopped_at,
+        SELECT a.master_id, a.id, 'ratio', a.copy_ratio,
+               -- A stop of 0 was "no stop" on the account; on the relation a stop is positive or absent.
+               CASE WHEN a.equity_stop > 0 THEN a.equity_stop END, CASE WHEN a.equity_stop > 0 THEN a.equity_stopped_at END,
                coalesce((SELECT min(d.datetime) FROM deals d WHERE d.account_id = a.id), now())
           FROM accounts a WHERE a.master_id IS NOT NULL AND a.master_id <> a.id AND a.copy_ratio > 0;
       ALTER TABLE accounts DROP COLUMN master_id;
@@ -363,8 +365,22 @@ export const MIGRATIONS: readonly Migration[] = [
 
       -- A terminal's copy names its master position by the master's own identifier (copy_of); the
       -- server links it to the master's row through the follower's relations.
+      -- Before, an open command named the master position by its row id, and terminals keep echoing
+      -- that number for the copies they opened then: each agent master position's row id stays
+      -- known as an alias of its identifier (copy-links-repo.ts reads it when nothing else matches).
       ALTER TABLE positions ADD COLUMN copy_of BIGINT;
-      UPDATE positions p SET copy_of = p.master_position_id, master_position_id = NULL
+      CREATE TABLE copy_legacy_refs (
+        master_id INT NOT NULL REFERENCES accounts(id),
+        row_id BIGINT NOT NULL,
+        identifier BIGINT NOT NULL,
+        PRIMARY KEY (master_id, row_id)
+      );
+      INSERT INTO copy_legacy_refs (master_id, row_id, identifier)
+        SELECT m.account_id, m.id, m.identifier FROM positions m JOIN accounts a ON a.id = m.account_id
+         WHERE a.source = 'agent' AND m.identifier IS NOT NULL;
+      UPDATE positions p
+         SET copy_of = coalesce((SELECT m.identifier FROM positions m WHERE m.id = p.master_position_id), p.master_position_id),
+             master_position_id = NULL
         FROM accounts a WHERE a.id = p.account_id AND a.source = 'agent' AND p.master_position_id IS NOT NULL;
       -- Positions terminals reported and then closed: a copy is closed only once its master's is known closed.
       CREATE TABLE closed_positions (
