@@ -196,7 +196,9 @@ class Flow {
       const audit = await app.db.query<{ action: string; via: string }>(
         "SELECT action, detail->>'via' AS via FROM audit_log WHERE action LIKE 'copy%' ORDER BY id",
       );
+      // account add --master created the relation as copy add does, with its audit row.
       expect(audit).toEqual([
+        { action: 'copy.relation.create', via: 'admin cli' },
         { action: 'copy.relation.update', via: 'admin cli' },
         { action: 'copy-rules.allowed-pairs', via: 'admin cli' },
       ]);
@@ -227,7 +229,7 @@ class Flow {
   private async clashes(): Promise<void> {
     const cases: [string[], RegExp, string?][] = [
       [accountAdd('51234567', 'Again'), /^The login 51234567@Pepperstone-Live01 is registered already \(as 'PP Master'\)/],
-      [accountAdd('51234569', 'Sub', '--master', FOLLOWER), /is a follower, not a master/],
+      [accountAdd('51234569', 'Sub', '--master', FOLLOWER), /^PP Follower copies PP Master itself: a follower cannot be a master \(no chains of copies\)/],
       [['account', 'add', '--broker', 'Nowhere', '--login', '1', '--server', 'X', '--name', 'N', '--currency', 'EUR', '--category', 'SMA'], /^Unknown broker 'Nowhere'/],
       [['user', 'create', 'carol', '--portfolios', 'AMC'], /^A user named carol exists already/, `${PASSWORD}\n`],
       // One unknown account refuses the whole agent: no agent without its accounts.
@@ -257,6 +259,7 @@ describe.concurrent('the admin CLI', () => {
     const [help, ...refusals] = await Promise.all([
       run(['--help']),
       run(accountAdd('51234569', 'Zero', '--master', MASTER, '--ratio', '0')),
+      run(accountAdd('51234569', 'Huge', '--master', MASTER, '--ratio', '101')),
       run(accountAdd('51234569', 'Alone', '--ratio', '0.5')),
       run(accountAdd('51234569', 'Twice', '--category', 'SMA')),
       run(['account', 'add', '--broker', 'Pepperstone', '--login', '5', '--server', 'S', '--name', 'N', '--currency', 'EUR', '--category', 'crypto']),
@@ -280,6 +283,7 @@ describe.concurrent('the admin CLI', () => {
     }
     const expected: RegExp[] = [
       /ratio must be a number above 0/,
+      /The ratio 101 is too large \(at most 100\)/,
       /--ratio is the copy ratio of a follower: give --master too/,
       /Option --category is given twice/,
       /^Unknown category 'crypto'/,

@@ -57,7 +57,7 @@ describe.each(BACKENDS)('migration 9 on stored copies (%s)', (backend) => {
     );
     expect(relations).toEqual([
       { follower_id: 2, sizing: 'ratio', sizing_value: 0.5, equity_stop: null, stopped: false, started: '2026-11-02' },
-      { follower_id: 3, sizing: 'ratio', sizing_value: 2, equity_stop: 900, stopped: true, started: expect.any(String) },
+      { follower_id: 3, sizing: 'ratio', sizing_value: 2, equity_stop: 900, stopped: true, started: (await db.query<{ d: string }>("SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d"))[0]!.d },
     ]);
 
     // The copy names its master by the master's terminal identifier now, and is linked to row 1.

@@ -199,4 +199,19 @@ describe.each(BACKENDS)('copy relations through the API (%s)', (backend) => {
     expect((await write('PUT', `/api/copy/relations/${relation.id}`, { ...terms, equity_stop: 1 })).status).toBe(200);
     expect(await stopped()).toBeNull();
   });
+
+  it('answers a relation stored outside today’s bounds (carried over from an older version) instead of failing', async () => {
+    const relation = (await http<Relations>(server, 'GET', '/api/copy/relations?portfolio=SMA', { key: admin })).body.data[0]!;
+    // The version before relations took copy ratios up to 10 000; the API now sets at most 100.
+    await server.app.db.query("UPDATE copy_relations SET sizing = 'ratio', sizing_value = 250 WHERE id = $1", [relation.id]);
+    const read = await http<Relations>(server, 'GET', '/api/copy/relations?portfolio=SMA', { key: admin });
+    expect(read.status).toBe(200);
+    expect(read.body.data.find((r) => r.id === relation.id)!.sizing).toEqual({ mode: 'ratio', ratio: 250 });
+    const quality = await http<{ followers: { relation_id: number; sizing: unknown }[] }>(server, 'GET', '/api/copy/report?portfolio=SMA', { key: admin });
+    expect(quality.status).toBe(200);
+    // An edit must come within the bounds.
+    const edit = await write<{ message: string }>('PUT', `/api/copy/relations/${relation.id}`, { sizing: { mode: 'ratio', ratio: 250 }, max_lot: null, equity_stop: null });
+    expect(edit.status).toBe(400);
+    expect(edit.body.message).toMatch(/sizing\.ratio must be at most 100/);
+  });
 });

@@ -177,12 +177,12 @@ export function currency(value: string): string {
   return value.toUpperCase();
 }
 
-/** A copy ratio: a number above 0 (stored to 4 decimal places). */
-export function ratio(value: string): number {
+/** A copy ratio within the relations' bounds (stored to 4 decimal places). */
+export function ratio(value: string, limits: { min: number; max: number }): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw invalid(`The ratio must be a number above 0 (got '${value}').`);
-  if (Math.round(n * 10_000) === 0) throw invalid(`The ratio ${value} is too small: it is stored to 4 decimal places.`);
-  if (n > 10_000) throw invalid(`The ratio ${value} is too large (at most 10000).`);
+  if (n < limits.min) throw invalid(`The ratio ${value} is too small (at least ${limits.min}).`);
+  if (n > limits.max) throw invalid(`The ratio ${value} is too large (at most ${limits.max}).`);
   return Math.round(n * 10_000) / 10_000;
 }
 

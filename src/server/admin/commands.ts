@@ -11,6 +11,8 @@ import { insertBroker, listBrokers } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent, listAgents, revokeAgent } from '#server/db/agents-repo.ts';
 import { listSymbols, setSymbol, symbolMap } from '#server/db/symbol-map-repo.ts';
 import { findUserByName } from '#server/db/users-repo.ts';
+import { createRelationIn } from '#server/copy/relations.ts';
+import { SIZING_LIMITS } from '#shared/contract/copy-relations.ts';
 import {
   accountByLogin,
   accountIdTaken,
@@ -47,6 +49,7 @@ import {
   type Input,
   type OptionKinds,
 } from './args.ts';
+import { OPERATOR, asCli } from './operator.ts';
 
 export interface Context {
   db: Database;
@@ -317,7 +320,7 @@ const accountAdd = command({
       currency: currency(required(input, 'currency', 'the deposit currency, e.g. EUR')),
       category: category(required(input, 'category', 'consolidate, global forex, global equity, SMA or AMC')),
       master: master === undefined ? undefined : accountKey(master, 'master'),
-      ratio: ratioText === undefined ? 1 : ratio(ratioText),
+      ratio: ratioText === undefined ? 1 : ratio(ratioText, SIZING_LIMITS.ratio),
       leverage: leverage(one(input, 'leverage') ?? '100'),
     };
   },
@@ -328,18 +331,13 @@ const accountAdd = command({
       const existing = await accountByLogin(tx, a.login, a.server);
       if (existing) throw new CliError(`The login ${label} is registered already (as '${existing.account_name}').`);
       if (await accountNameTaken(tx, a.name)) throw new CliError(`An account named '${a.name}' exists already.`);
-      let masterId: number | null = null;
-      if (a.master) {
-        const m = await accountByLogin(tx, a.master.login, a.master.server);
-        if (!m) throw new CliError(`Unknown master ${accountLabel(a.master)}: register the master first.`);
-        if (!m.is_master) throw new CliError(`${accountLabel(a.master)} ('${m.account_name}') is a follower, not a master.`);
-        masterId = m.id;
-      }
+      const master = a.master && (await accountByLogin(tx, a.master.login, a.master.server));
+      if (a.master && !master) throw new CliError(`Unknown master ${accountLabel(a.master)}: register the master first.`);
       // The account id the app's URLs use: <broker>-<login>, with the server too when that is taken.
       let id = `${slug(broker.broker_name)}-${a.login}`;
       if (await accountIdTaken(tx, id)) id = `${slug(broker.broker_name)}-${slug(a.server)}-${a.login}`;
       if (await accountIdTaken(tx, id)) throw new CliError(`The account id ${id} is taken already.`);
-      await insertAgentAccount(tx, {
+      const newId = await insertAgentAccount(tx, {
         account_id: id,
         account: a.login,
         account_name: a.name,
@@ -348,9 +346,6 @@ const accountAdd = command({
         server_name: a.serverName,
         teiko_category: a.category,
         currency: a.currency,
-        is_master: masterId === null,
-        master_id: masterId,
-        copy_ratio: masterId === null ? 1 : a.ratio,
         leverage: a.leverage,
       });
       await auditOperator(tx, 'accounts.add', {
@@ -362,6 +357,11 @@ const accountAdd = command({
         master: a.master ? accountLabel(a.master) : null,
         copy_ratio: a.master ? a.ratio : null,
       });
+      // Its relation with the same checks and audit as copy add (a master that follows another is refused).
+      if (master) {
+        const terms = { sizing: { mode: 'ratio', ratio: a.ratio } as const, maxLot: null };
+        await asCli(() => createRelationIn(tx, OPERATOR, { masterId: master.id, followerId: newId, terms, equityStop: null }, new Date()));
+      }
       return id;
     });
     out(

@@ -3,29 +3,16 @@
 import { SIZING_LIMITS } from '#shared/contract/copy-relations.ts';
 import type { CopySizing, CopyTerms } from '#shared/domain/copy-lot.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
-import { createRelation, endRelation, relationOfFollower, sizingText, updateRelation, type Actor } from '#server/copy/relations.ts';
+import { createRelation, endRelation, relationOfFollower, sizingText, updateRelation } from '#server/copy/relations.ts';
 import { ruleUniverse, saveAllowedPairs } from '#server/copy/rules.ts';
 import { listRelations } from '#server/db/copy-relations-repo.ts';
 import { rulesOfScope } from '#server/db/copy-rules-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
-import { accountByLogin, auditOperator, type RegisteredAccountRef } from '#server/db/registry-repo.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { accountByLogin, type RegisteredAccountRef } from '#server/db/registry-repo.ts';
 import { CATEGORIES } from '#shared/domain/portfolios.ts';
 import { CliError, accountKey, accountLabel, invalid, one, required, symbol, type AccountKey, type Input } from './args.ts';
 import { command, table, type Command } from './commands.ts';
-
-/** The operator: every account, audited without a user (via: admin cli). */
-const OPERATOR: Actor = { scope: null, audit: auditOperator };
-
-/** What the API refuses (400, 404) the CLI refuses with the same words, exit code 1. */
-async function asCli<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof HttpError && err.statusCode < 500) throw new CliError(err.message);
-    throw err;
-  }
-}
+import { OPERATOR, asCli } from './operator.ts';
 
 async function requireAccount(q: Queryable, key: AccountKey, role: string): Promise<RegisteredAccountRef> {
   const account = await accountByLogin(q, key.login, key.server);

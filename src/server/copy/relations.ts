@@ -100,34 +100,37 @@ export interface NewRelationInput {
  * copies a master already; a master that copies one itself, or a follower that others copy (no chains).
  */
 export async function createRelation(db: Database, actor: Actor, input: NewRelationInput, now: Date): Promise<RelationWithAccounts> {
-  return db.transaction(async (tx) => {
-    const names = await namesOf(tx, [input.masterId, input.followerId]);
-    const master = names.get(input.masterId)!;
-    const follower = names.get(input.followerId)!;
-    if (input.masterId === input.followerId) throw badRequest(`${follower} cannot copy itself.`);
-    // Two changes touching one account run one after the other: no chain slips between the checks.
-    await lockAccounts(tx, [input.masterId, input.followerId]);
-    const current = await activeRelationOf(tx, input.followerId);
-    if (current) {
-      throw badRequest(
-        current.masterId === input.masterId
-          ? `${follower} already copies ${master} (relation ${current.id}): edit that relation instead.`
-          : `${follower} already copies ${(await namesOf(tx, [current.masterId])).get(current.masterId)} (relation ${current.id}): end that relation first; an account copies one master at a time.`,
-      );
-    }
-    const masterCopies = await activeRelationOf(tx, input.masterId);
-    if (masterCopies) {
-      throw badRequest(
-        `${master} copies ${(await namesOf(tx, [masterCopies.masterId])).get(masterCopies.masterId)} itself: a follower cannot be a master (no chains of copies).`,
-      );
-    }
-    const led = await followerCount(tx, input.followerId);
-    if (led > 0) throw badRequest(`${follower} is the master of ${led} follower${led === 1 ? '' : 's'}: a master cannot copy another (no chains of copies).`);
-    const id = await insertRelation(tx, { ...input, startedAt: now });
-    const created = await stored(tx, id);
-    await actor.audit(tx, 'copy.relation.create', auditDetail(created));
-    return created;
-  });
+  return db.transaction((tx) => createRelationIn(tx, actor, input, now));
+}
+
+/** createRelation inside a transaction the caller holds (the CLI's account add registers the follower and its relation in one). */
+export async function createRelationIn(tx: Queryable, actor: Actor, input: NewRelationInput, now: Date): Promise<RelationWithAccounts> {
+  const names = await namesOf(tx, [input.masterId, input.followerId]);
+  const master = names.get(input.masterId)!;
+  const follower = names.get(input.followerId)!;
+  if (input.masterId === input.followerId) throw badRequest(`${follower} cannot copy itself.`);
+  // Two changes touching one account run one after the other: no chain slips between the checks.
+  await lockAccounts(tx, [input.masterId, input.followerId]);
+  const current = await activeRelationOf(tx, input.followerId);
+  if (current) {
+    throw badRequest(
+      current.masterId === input.masterId
+        ? `${follower} already copies ${master} (relation ${current.id}): edit that relation instead.`
+        : `${follower} already copies ${(await namesOf(tx, [current.masterId])).get(current.masterId)} (relation ${current.id}): end that relation first; an account copies one master at a time.`,
+    );
+  }
+  const masterCopies = await activeRelationOf(tx, input.masterId);
+  if (masterCopies) {
+    throw badRequest(
+      `${master} copies ${(await namesOf(tx, [masterCopies.masterId])).get(masterCopies.masterId)} itself: a follower cannot be a master (no chains of copies).`,
+    );
+  }
+  const led = await followerCount(tx, input.followerId);
+  if (led > 0) throw badRequest(`${follower} is the master of ${led} follower${led === 1 ? '' : 's'}: a master cannot copy another (no chains of copies).`);
+  const id = await insertRelation(tx, { ...input, startedAt: now });
+  const created = await stored(tx, id);
+  await actor.audit(tx, 'copy.relation.create', auditDetail(created));
+  return created;
 }
 
 /** New terms for a relation in force; an equity stop changed (or set), or `rearm`, is armed again. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CopySizing as CopySizingTerms } from '#shared/domain/copy-lot.ts';
 import { BoolParam, EpochSeconds, Measure, Money, PortfolioParam, Text } from './fields.ts';
 
 /**
@@ -29,8 +30,19 @@ export const CopySizing = z.discriminatedUnion(
     z.strictObject({ mode: z.literal('fixed'), lot: bounded('sizing.lot', SIZING_LIMITS.lot) }),
   ],
   { error: 'sizing.mode must be one of: ratio, equity, fixed' },
-);
-export type CopySizing = z.infer<typeof CopySizing>;
+) satisfies z.ZodType<CopySizingTerms>;
+export type CopySizing = CopySizingTerms;
+
+/**
+ * A stored relation's sizing as answered: the bounds above are what a change may set, not what a
+ * relation holds (one carried over from an older version may lie outside them), so the answer is
+ * never refused for its own data.
+ */
+export const CopySizingView = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('ratio'), ratio: Measure }),
+  z.object({ mode: z.literal('equity'), multiplier: Measure }),
+  z.object({ mode: z.literal('fixed'), lot: Measure }),
+]) satisfies z.ZodType<CopySizingTerms>;
 
 /** The largest copy, in lots (forex) or shares (equities); null: no cap. */
 const MaxLot = bounded('max_lot', SIZING_LIMITS.lot).nullable();
@@ -55,7 +67,7 @@ export const CopyRelation = z.object({
   id: z.number().int(),
   master: RelationAccount,
   follower: RelationAccount,
-  sizing: CopySizing,
+  sizing: CopySizingView,
   max_lot: Measure.nullable(),
   equity_stop: Money.nullable(),
   /** When the equity stop fired (copying to the follower stopped); null while armed or without one. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EpochSeconds, MarketType, Measure, Money, Percent, PortfolioParam, Ratio, Side, Text } from './fields.ts';
-import { CopySizing } from './copy-relations.ts';
+import { CopySizingView } from './copy-relations.ts';
 
 /** Copy screen periods: the performance chart's (SPEC §2). */
 export const CopyPeriod = z.enum(['1m', '3m', 'all'], { error: () => "period must be one of: 1m, 3m, all" });
@@ -67,7 +67,7 @@ export const FollowerQuality = z.object({
   master: z.object({ account_id: z.string(), account_name: z.string() }).nullable(),
   /** Its copy relation (docs/copying.md): id, sizing and cap. */
   relation_id: z.number().int(),
-  sizing: CopySizing,
+  sizing: CopySizingView,
   max_lot: Measure.nullable(),
   /** The ratio when sized by ratio, else null. */
   copy_ratio: Ratio.nullable(),
