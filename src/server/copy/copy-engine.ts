@@ -6,7 +6,7 @@ import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSna
 import { copySize } from '#shared/domain/copy-lot.ts';
 import { convertOrNull, slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
-import { insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
+import { handledCopies, insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
 import { HttpError } from '#server/http/errors.ts';
 
 /** Why a copy order failed, from the adapter's refusal. */
@@ -18,6 +18,14 @@ export function missReasonOf(err: unknown): { reason: MissReason; message: strin
 }
 
 /**
+ * A master trade opened while no process copied (a restart, the leader's takeover) is copied when
+ * copying starts if it opened at most this long ago; an older one is recorded as missed.
+ */
+export const COPY_CATCH_UP_S = 10 * 60;
+/** How far back copying looks for master trades left unhandled while no process copied. */
+const CATCH_UP_LOOKBACK_S = 7 * 86_400;
+
+/**
  * The rules and relations are read again this often, whatever told the engine: a change made with
  * the admin CLI (another process) reaches a running server within this time.
  */
@@ -27,6 +35,7 @@ const MISS_TEXT: Record<MissReason, string> = {
   pair_not_allowed: 'the pair is not allowed by the copy rule',
   bridge_off: 'the data bridge was stopped',
   agent_offline: "the follower's terminal is not connected",
+  server_down: 'no server was copying when it opened, and it opened too long ago to copy now',
   rejected: 'the order was rejected',
   no_margin: 'not enough margin',
   equity_stop: "the follower's equity stop has fired",
@@ -92,6 +101,7 @@ export class CopyEngine {
       this.toldDuplicates.add(`${p.account_id}|${p.master_position_id}`);
     }
     this.copying = (await readBridgeState(this.db)).running;
+    await this.catchUp();
     this.reloading ??= setInterval(() => {
       this.reloadRules().catch((err: unknown) => this.onError(err));
     }, RELOAD_MS);
@@ -128,13 +138,17 @@ export class CopyEngine {
     }
   }
 
-  /** Writes what went wrong with copies, with an alert each; never throws (copying goes on). */
-  private async record(events: readonly CopyEvent[], alerts: readonly NewAlert[] = []): Promise<void> {
-    if (events.length === 0 && alerts.length === 0) return;
+  /**
+   * Writes what went wrong with copies, each event with its alert (told once: an event recorded
+   * before, by this process or another, is not alerted again), and alerts of their own; never throws
+   * (copying goes on).
+   */
+  private async record(told: readonly { event: CopyEvent; alert: NewAlert }[], alerts: readonly NewAlert[] = []): Promise<void> {
+    if (told.length === 0 && alerts.length === 0) return;
     try {
       await this.db.transaction(async (tx) => {
-        await insertCopyEvents(tx, events);
-        await insertAlerts(tx, alerts);
+        const added = await insertCopyEvents(tx, told.map((t) => t.event));
+        await insertAlerts(tx, [...told.filter((_, i) => added[i]).map((t) => t.alert), ...alerts]);
       });
       this.onRecorded();
     } catch (err) {
@@ -143,16 +157,17 @@ export class CopyEngine {
   }
 
   private missed(master: LiveAccount, p: LivePosition, followers: readonly LiveAccount[], reason: MissReason, message: string | null, atS: number) {
-    const events: CopyEvent[] = followers.map((f) => ({
-      at: atS, kind: 'missed', reason, message, masterAccountId: master.id, followerAccountId: f.id, masterPositionId: p.id, symbol: p.symbol, type: p.type,
-    }));
-    const alerts: NewAlert[] = followers.map((f) => ({
-      type: 'copy',
-      message: `Missed copy on ${f.account_name}: ${p.type} ${p.symbol} of ${master.account_name} was not copied (${MISS_TEXT[reason]}${message ? `: ${message}` : ''}).`,
-      at: atS,
-      accountId: f.id,
-    }));
-    return this.record(events, alerts);
+    return this.record(
+      followers.map((f) => ({
+        event: { at: atS, kind: 'missed', reason, message, masterAccountId: master.id, followerAccountId: f.id, masterPositionId: p.id, symbol: p.symbol, type: p.type },
+        alert: {
+          type: 'copy',
+          message: `Missed copy on ${f.account_name}: ${p.type} ${p.symbol} of ${master.account_name} was not copied (${MISS_TEXT[reason]}${message ? `: ${message}` : ''}).`,
+          at: atS,
+          accountId: f.id,
+        },
+      })),
+    );
   }
 
   /** The master's followers now, each with its relation. */
@@ -206,7 +221,7 @@ export class CopyEngine {
    */
   private inspect(snapshot: MarketSnapshot): void {
     const byId = new Map(snapshot.positions.map((p) => [p.id, p]));
-    const events: CopyEvent[] = [];
+    const duplicates: { event: CopyEvent; alert: NewAlert }[] = [];
     const alerts: NewAlert[] = [];
     const atS = Math.floor(snapshot.at / 1000);
     const seen = new Map<string, LivePosition[]>();
@@ -237,15 +252,17 @@ export class CopyEngine {
       const masterPosition = byId.get(first.master_position_id!);
       const master = masterPosition ? snapshot.accounts.get(masterPosition.account_id) : undefined;
       if (!follower || !master) continue;
-      events.push({
-        at: atS, kind: 'duplicate', reason: 'duplicate', message: `${copies.length} copies of one master trade`, masterAccountId: master.id,
-        followerAccountId: follower.id, masterPositionId: first.master_position_id!, symbol: first.symbol, type: first.type,
-      });
-      alerts.push({
-        type: 'copy',
-        message: `Duplicated copy on ${follower.account_name}: ${copies.length} copies of ${first.type} ${first.symbol} of ${master.account_name}.`,
-        at: atS,
-        accountId: follower.id,
+      duplicates.push({
+        event: {
+          at: atS, kind: 'duplicate', reason: 'duplicate', message: `${copies.length} copies of one master trade`, masterAccountId: master.id,
+          followerAccountId: follower.id, masterPositionId: first.master_position_id!, symbol: first.symbol, type: first.type,
+        },
+        alert: {
+          type: 'copy',
+          message: `Duplicated copy on ${follower.account_name}: ${copies.length} copies of ${first.type} ${first.symbol} of ${master.account_name}.`,
+          at: atS,
+          accountId: follower.id,
+        },
       });
     }
     // A follower's equity at its stop fires the stop now, not only at its next master trade.
@@ -256,7 +273,36 @@ export class CopyEngine {
     // Forget positions no longer open, and duplicates gone.
     for (const id of this.checked) if (!byId.has(id)) this.checked.delete(id);
     for (const key of this.toldDuplicates) if (!seen.has(key)) this.toldDuplicates.delete(key);
-    void this.record(events, alerts);
+    void this.record(duplicates, alerts);
+  }
+
+  /**
+   * Master trades opened while no process copied them (this one restarting, or the leader that died
+   * before copying them): for each follower of its relation then that has no copy, no copy order and
+   * no recorded miss of it, the trade is copied now if it opened at most COPY_CATCH_UP_S ago (a
+   * terminal reported it meanwhile), else recorded as missed. Trades opened before the relation
+   * started are not the follower's to copy.
+   */
+  private async catchUp(): Promise<void> {
+    const snapshot = this.broker.snapshot();
+    const nowS = Math.floor(snapshot.at / 1000);
+    const candidates = snapshot.positions.filter((p) => p.master_position_id === null && this.byMaster.has(p.account_id) && p.opened_at >= nowS - CATCH_UP_LOOKBACK_S);
+    if (candidates.length === 0) return;
+    const handled = await handledCopies(this.db, candidates.map((p) => p.id));
+    for (const p of candidates) {
+      const master = snapshot.accounts.get(p.account_id);
+      if (!master) continue;
+      const followers = this.followersOf(master).filter(
+        ({ account, relation }) =>
+          p.opened_at >= relation.startedAt &&
+          !handled.has(`${account.id}|${p.id}`) &&
+          !snapshot.positions.some((c) => c.account_id === account.id && c.master_position_id === p.id),
+      );
+      if (followers.length === 0) continue;
+      if (!this.copying) await this.missed(master, p, followers.map((f) => f.account), 'bridge_off', null, nowS);
+      else if (p.opened_at < nowS - COPY_CATCH_UP_S) await this.missed(master, p, followers.map((f) => f.account), 'server_down', null, nowS);
+      else await this.copyOpen(master, p, followers);
+    }
   }
 
   private async onTrade(event: TradeEvent): Promise<void> {

@@ -2,7 +2,7 @@ import type { CopyTrade } from '#shared/analytics/copy-quality.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 
-export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'rejected' | 'no_margin' | 'equity_stop' | 'no_size';
+export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'server_down' | 'rejected' | 'no_margin' | 'equity_stop' | 'no_size';
 
 /** Something the copy engine saw go wrong with one master trade on one follower. */
 export interface CopyEvent {
@@ -18,16 +18,44 @@ export interface CopyEvent {
   type: 'Buy' | 'Sell';
 }
 
-/** Records events; one per follower, master position and kind (a retried copy does not count twice). */
-export async function insertCopyEvents(q: Queryable, events: readonly CopyEvent[]): Promise<void> {
+/**
+ * Records events; one per follower, master position and kind (a retried copy does not count twice).
+ * Returns, for each event, whether it was new.
+ */
+export async function insertCopyEvents(q: Queryable, events: readonly CopyEvent[]): Promise<boolean[]> {
+  const added: boolean[] = [];
   for (const e of events) {
-    await q.query(
+    const rows = await q.query(
       `INSERT INTO copy_events (at, kind, reason, message, master_account_id, follower_account_id, master_position_id, symbol, type)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (follower_account_id, master_position_id, kind) DO NOTHING`,
+       ON CONFLICT (follower_account_id, master_position_id, kind) DO NOTHING RETURNING id`,
       [new Date(e.at * 1000), e.kind, e.reason, e.message, e.masterAccountId, e.followerAccountId, e.masterPositionId, e.symbol, e.type],
     );
+    added.push(rows.length > 0);
   }
+  return added;
+}
+
+/**
+ * Of these master positions, each follower that was dealt with already (`<follower id>|<master
+ * position id>`): a copy event recorded, a copy order sent to its terminal, or a copy closed since
+ * (a simulated follower's deal). What is open now the caller sees in its snapshot.
+ */
+export async function handledCopies(q: Queryable, masterPositionIds: readonly number[]): Promise<Set<string>> {
+  if (masterPositionIds.length === 0) return new Set();
+  const rows = await q.query<{ follower: number; master: number }>(
+    `SELECT follower_account_id AS follower, master_position_id AS master FROM copy_events WHERE master_position_id = ANY($1::bigint[])
+     UNION
+     SELECT d.account_id, d.copy_of FROM deals d JOIN accounts f ON f.id = d.account_id
+      WHERE d.kind = 'trade' AND f.source = 'simulated' AND d.copy_of = ANY($1::bigint[])
+     UNION
+     SELECT c.account_id, p.id FROM positions p JOIN accounts a ON a.id = p.account_id
+       JOIN commands c ON c.kind = 'open' AND c.payload->>'master_login' = a.account AND c.payload->>'master_server' = a.server
+        AND c.payload->>'master_position_id' = coalesce(p.identifier, p.id)::text
+      WHERE p.id = ANY($1::bigint[])`,
+    [[...masterPositionIds]],
+  );
+  return new Set(rows.map((r) => `${r.follower}|${r.master}`));
 }
 
 /**

@@ -471,6 +471,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE deals ADD COLUMN is_opening BOOLEAN NOT NULL DEFAULT false;
     `,
   },
+  {
+    version: 13,
+    name: 'a copy missed because no server was copying when its master trade opened',
+    sql: `
+      ALTER TABLE copy_events DROP CONSTRAINT copy_events_reason_check;
+      ALTER TABLE copy_events ADD CONSTRAINT copy_events_reason_check
+        CHECK (reason IN ('pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'duplicate'));
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

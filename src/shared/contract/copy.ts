@@ -10,7 +10,7 @@ export const CopyReportQuery = z.strictObject({
   period: CopyPeriod.default('1m'),
 });
 
-export const MissReason = z.enum(['pair_not_allowed', 'bridge_off', 'agent_offline', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'unknown']);
+export const MissReason = z.enum(['pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'unknown']);
 export type MissReason = z.infer<typeof MissReason>;
 
 export const CopiedTrade = z.object({

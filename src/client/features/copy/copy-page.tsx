@@ -31,6 +31,7 @@ export const REASON_LABELS: Record<MissReason, string> = {
   pair_not_allowed: 'Pair not allowed',
   bridge_off: 'Bridge off',
   agent_offline: 'Agent offline',
+  server_down: 'No server copying',
   rejected: 'Rejected by the terminal',
   no_margin: 'Not enough margin',
   equity_stop: 'Equity stop',
