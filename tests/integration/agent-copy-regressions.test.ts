@@ -95,4 +95,18 @@ describe.each(BACKENDS)('copies reported by the documented copy_of (%s)', (backe
     const usd = report.body.data.exposure.find((e) => e.currency === 'USD')!;
     expect(usd.exposure_eur).not.toBeNull();
   });
+
+  it('lets a Forex master allow gold, a Forex instrument beyond the 14 pairs, and copies it', async () => {
+    master.quotes = [{ symbol: 'EURUSD.m', bid: 1.0999, ask: 1.1001 }, { symbol: 'XAUUSD', bid: 2650.1, ask: 2650.5 }];
+    await master.report();
+    const stocks = await http<{ message: string }>(server, 'POST', '/api/copy-rules/allowed-pairs', { key, body: { master_id: 'regress-50000001', new_allowed_pairs: ['EURUSD', 'AAPL'] } });
+    expect(stocks.status).toBe(400);
+    const set = await http<{ copy_rule: { allowed_pairs: string[] } }>(server, 'POST', '/api/copy-rules/allowed-pairs', { key, body: { master_id: 'regress-50000001', new_allowed_pairs: ['EURUSD', 'XAUUSD'] } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.copy_rule.allowed_pairs).toEqual(['EURUSD', 'XAUUSD']);
+    master.open = [...master.open, position(4243, 'XAUUSD', 'sell', 0.3, 2650.1, now + 5)];
+    await master.report();
+    const [open] = await follower.poll();
+    expect(open).toMatchObject({ kind: 'open', payload: { symbol: 'XAUUSD', type: 'sell', volume: 0.3 } });
+  });
 });

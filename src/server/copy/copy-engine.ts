@@ -3,7 +3,7 @@ import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import { activeRelations, markEquityStopped, type Relation } from '#server/db/copy-relations-repo.ts';
 import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/market/adapter.ts';
-import { copySize } from '#shared/domain/copy-lot.ts';
+import { copySize, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { convertOrNull, slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
 import { handledCopies, insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
@@ -339,7 +339,7 @@ export class CopyEngine {
         await this.missed(master, p, [f], 'equity_stop', null, atS);
         continue;
       }
-      const quantity = copySize(p.quantity, relation.terms, p.category, relation.terms.sizing.mode === 'equity' ? { follower: eur(f), master: eur(master) } : undefined);
+      const quantity = copySize(p.quantity, relation.terms, lotUnitOf(p.symbol), relation.terms.sizing.mode === 'equity' ? { follower: eur(f), master: eur(master) } : undefined);
       if (quantity === null) {
         await this.missed(master, p, [f], 'no_size', null, atS);
         continue;

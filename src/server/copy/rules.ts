@@ -1,4 +1,5 @@
 import { FOREX_PAIRS, type MarketType } from '#shared/domain/pairs.ts';
+import { categoryOfSymbol } from '#shared/domain/instruments.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { activeRelationOf } from '#server/db/copy-relations-repo.ts';
 import { rulesOfMaster, saveRule } from '#server/db/copy-rules-repo.ts';
@@ -14,13 +15,16 @@ import type { Actor } from './relations.ts';
  */
 
 /**
- * The instruments a rule of this market may allow: the 14 forex pairs; or the equities known: quoted
- * now, traded in the books, or named by a broker's symbol map (an operator mapping AAPL.us → AAPL).
+ * The instruments a rule of this market may allow: the 14 forex pairs and every other Forex
+ * instrument known (a metal, an exotic pair); or the equities known. Known: quoted now, traded in the
+ * books, or named by a broker's symbol map (an operator mapping AAPL.us → AAPL). The market of each is
+ * the instrument classifier's (docs/instruments.md).
  */
-export async function ruleUniverse(db: Queryable, market: MarketType, quotedEquities: readonly string[] = []): Promise<string[]> {
-  if (market === 'Forex') return [...FOREX_PAIRS];
-  const mapped = (await listSymbols(db)).map((s) => s.symbol).filter((s) => !(FOREX_PAIRS as readonly string[]).includes(s));
-  return [...new Set([...quotedEquities, ...(await tradedSymbols(db, 'Equities')), ...mapped])].sort();
+export async function ruleUniverse(db: Queryable, market: MarketType, quoted: readonly string[] = []): Promise<string[]> {
+  const mapped = (await listSymbols(db)).map((s) => s.symbol);
+  const known = [...quoted, ...(await tradedSymbols(db, market)), ...mapped].filter((s) => categoryOfSymbol(s) === market);
+  if (market === 'Forex') return [...new Set([...FOREX_PAIRS, ...[...known].sort()])];
+  return [...new Set(known)].sort();
 }
 
 export interface SavedRule {
@@ -46,7 +50,7 @@ export async function saveAllowedPairs(
     if (await activeRelationOf(tx, master.id)) throw notFound(`Master not found: ${master.account_id}`);
     const stored = await rulesOfMaster(tx, master.id);
     const withPairs = stored.find((r) => r.allowed_pairs.length > 0);
-    const allForex = requested.every((p) => (FOREX_PAIRS as readonly string[]).includes(p));
+    const allForex = requested.every((p) => categoryOfSymbol(p) === 'Forex');
     const market_type: MarketType = withPairs?.market_type ?? (requested.length ? (allForex ? 'Forex' : 'Equities') : (stored[0]?.market_type ?? defaultMarket));
     const known = await universe(tx, market_type);
     const unknown = requested.filter((p) => !known.includes(p));

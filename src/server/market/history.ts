@@ -8,7 +8,7 @@ import { insertDeals } from '#server/db/deals-repo.ts';
 import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.ts';
 import { insertNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { copyLot } from '#shared/domain/copy-lot.ts';
+import { copyLot, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { bookCashFlow, bookTrade, closeDay, endDay, openBook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from '#server/ledger/books.ts';
 import { DAY_S, dayOf, isWeekend, monthOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import { marginAlertMessage, silenceAlertMessage, type ClosedTrade, type DealEntry } from '#server/ledger/rules.ts';
@@ -182,7 +182,7 @@ export async function generateHistory(
           if (allowed.has(inst.symbol) && !bridgeOff(openT)) {
             for (const f of m.followers) {
               if (f.onboard > openT) continue;
-              legs.push({ acct: f, qty: copyLot(baseQty, f.ratio, inst.market) });
+              legs.push({ acct: f, qty: copyLot(baseQty, f.ratio, lotUnitOf(inst.symbol)) });
             }
           }
           for (const { acct, qty } of legs) {

@@ -131,7 +131,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
         // A master outside the caller's portfolios, or a follower, is answered like an unknown one.
         if (!shown || !account || account.account_id !== master_id) throw notFound(`Master not found: ${master_id}`);
         const actor = { scope: callerScope(user), audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };
-        const quoted = [...instruments().values()].filter((i) => i.category === 'Equities').map((i) => i.symbol);
+        // Known to the market now: its instruments and what the terminals quote.
+        const quoted = [...instruments().keys(), ...(market?.snapshot().mids.keys() ?? [])];
         const saved = await saveAllowedPairs(db, actor, account, shown.market_type, new_allowed_pairs, (q, m) => ruleUniverse(q, m, quoted));
         changes.bump();
         // The rule is stored: the leader reads it again whenever it takes over.

@@ -1,4 +1,4 @@
-import { copySize, type CopyTerms } from '#shared/domain/copy-lot.ts';
+import { copySize, lotUnitOf, type CopyTerms } from '#shared/domain/copy-lot.ts';
 import { convert, type EurRates } from '#shared/domain/fx.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { growthSeries, type LedgerEntry } from './series.ts';
@@ -223,7 +223,7 @@ export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
     opened_at: f.openedAt,
     master_quantity: m.quantity,
     quantity: f.quantity,
-    expected_quantity: copySize(m.quantity, ctx.terms, f.category),
+    expected_quantity: copySize(m.quantity, ctx.terms, lotUnitOf(f.symbol)),
     size_ratio: m.quantity > 0 ? f.quantity / m.quantity : 0,
     entry_slippage: entry.distance,
     exit_slippage: exit.distance,

@@ -88,8 +88,30 @@ describe('instrument classifier', () => {
     expect(figures('CADILLAC')[1]).toBe('share');
   });
 
+  it('does not take a ticker ending in a letter for an index with a broker letter glued on (SPXC, DAXX, NDXI)', () => {
+    for (const name of ['SPXC', 'DAXX', 'NDXI']) expect(figures(name).slice(0, 2), name).toEqual([name, 'share']);
+    // After a name ending in a digit, or after a pair or a coin, the letter is the broker's.
+    expect(canonicalSymbol('US30m')).toBe('US30');
+    expect(canonicalSymbol('BTCUSDm')).toBe('BTCUSD');
+    expect(canonicalSymbol('USTECm')).toBe('NAS100');
+    // Written in lower case after the name, it is the broker's mark too.
+    expect(canonicalSymbol('SPXm')).toBe('SPX500');
+  });
+
+  it('keeps a share’s class in its name: BRK.A and BRK.B are two shares', () => {
+    expect(figures('BRK.A')).toEqual(['BRK.A', 'share', 'Equities', 'USD', 1, 0.01, 2]);
+    expect(canonicalSymbol('BRK.B')).toBe('BRK.B');
+    expect(canonicalSymbol('brk-b')).toBe('BRK.B');
+  });
+
+  it('reads a pair or a coin written with a separator inside (ETH-USD, EUR-USD)', () => {
+    expect(figures('ETH-USD')).toEqual(['ETHUSD', 'crypto', 'Equities', 'USD', 1, 0.1, 2]);
+    expect(canonicalSymbol('EUR-USD')).toBe('EURUSD');
+    expect(canonicalSymbol('BTC_USDT')).toBe('BTCUSDT');
+  });
+
   it('is stable: the canonical name classifies the same again', () => {
-    const names = ['audusd', 'eurgbp-2', 'GOLD', 'US30Cash', 'BTCUSDT', 'SAP.DE', 'aapl.us', 'XNGUSD', 'EURUSDc', 'VOD.L', 'de40'];
+    const names = ['audusd', 'eurgbp-2', 'GOLD', 'US30Cash', 'BTCUSDT', 'SAP.DE', 'aapl.us', 'XNGUSD', 'EURUSDc', 'VOD.L', 'de40', 'BRK.B', 'ETH-USD', 'SPXC'];
     for (const name of names) expect(instrumentSpec(canonicalSymbol(name)), name).toEqual(instrumentSpec(name));
     fc.assert(
       fc.property(fc.string({ maxLength: 14 }), (name) => {

@@ -112,7 +112,15 @@ const EXCHANGES: Record<string, string> = {
 };
 
 /** Tokens brokers glue to a name without a separator (`EURUSDc`, `US30Cash`): tried off the end when the whole name is unknown. */
-const GLUED_SUFFIXES = ['CASH', 'SPOT', 'MICRO', 'MINI', 'PRO', 'ECN', 'RAW', 'STD', 'M', 'C', 'I', 'X'];
+const GLUED_SUFFIXES = ['CASH', 'SPOT', 'MICRO', 'MINI', 'PRO', 'ECN', 'RAW', 'STD'];
+/**
+ * One-letter tokens glued the same way (`BTCUSDm`, `US30m`, `USTECm`): after a pair, a metal or a
+ * coin, a name ending in a digit or of five letters or more, or written in lower case after upper
+ * case (`SPXm`); a ticker may end in one of them (`SPXC` is a share, not `SPX` + C).
+ */
+const GLUED_LETTERS = ['M', 'C', 'I', 'X'];
+/** Share classes a ticker carries after a separator (`BRK.B`, `BF-B`): kept in the name, as each class is its own share. */
+const SHARE_CLASSES = new Set(['A', 'B']);
 
 const byAlias = (table: Record<string, Row>): Map<string, [string, Row]> => {
   const map = new Map<string, [string, Row]>();
@@ -169,6 +177,23 @@ function parts(brokerSymbol: string): { core: string; suffixes: string[] } {
  */
 export function instrumentSpec(brokerSymbol: string): InstrumentSpec {
   const { core, suffixes } = parts(brokerSymbol);
+  // A lower-case letter after upper-case ones (`SPXm`) is the broker's mark, not part of a ticker.
+  const found = knownWithGlue(core, /[A-Z][a-z]$/.test(brokerSymbol.trim().replace(/[^A-Za-z0-9].*$/, '')));
+  if (found) return found;
+  // A pair or coin written with a separator inside (EUR-USD, ETH-USD, BTC/USDT).
+  const [first] = suffixes;
+  const joined = first === undefined ? null : knownWithGlue(core + first);
+  if (joined && (joined.class === 'forex' || joined.class === 'metal' || joined.class === 'crypto')) return joined;
+  const shareClass = first !== undefined && SHARE_CLASSES.has(first) ? first : null;
+  const exchange = suffixes.find((s) => EXCHANGES[s] !== undefined);
+  const quote = exchange ? EXCHANGES[exchange]! : 'USD';
+  // A share keeps its class (BRK.B) and a non-US exchange (SAP.DE) in its name, so the canonical name classifies the same again.
+  const symbol = [core, ...(shareClass ? [shareClass] : []), ...(exchange && quote !== 'USD' ? [exchange] : [])].join('.');
+  return { symbol: core ? symbol : brokerSymbol, class: 'share', category: 'Equities', base: null, quote, contract: 1, pip: 0.01, digits: 2 };
+}
+
+/** A name without separators as a known instrument, the broker's glued letters taken off; null when unknown. */
+function knownWithGlue(core: string, lowerTail = false): InstrumentSpec | null {
   const exact = known(core);
   if (exact) return exact;
   // A pair with the broker's letters glued on (EURUSDC, GBPJPYPRO, EURUSD2).
@@ -182,11 +207,13 @@ export function instrumentSpec(brokerSymbol: string): InstrumentSpec {
       if (found) return found;
     }
   }
-  const exchange = suffixes.find((s) => EXCHANGES[s] !== undefined);
-  const quote = exchange ? EXCHANGES[exchange]! : 'USD';
-  // A share keeps a non-US exchange in its name (SAP.DE), so the canonical name classifies the same again.
-  const symbol = exchange && quote !== 'USD' ? `${core}.${exchange}` : core;
-  return { symbol: symbol || brokerSymbol, class: 'share', category: 'Equities', base: null, quote, contract: 1, pip: 0.01, digits: 2 };
+  const letter = core.at(-1);
+  if (core.length > 1 && letter !== undefined && GLUED_LETTERS.includes(letter)) {
+    const rest = core.slice(0, -1);
+    const found = known(rest);
+    if (found && (found.class === 'forex' || found.class === 'metal' || found.class === 'crypto' || /\d$/.test(rest) || rest.length >= 5 || lowerTail)) return found;
+  }
+  return null;
 }
 
 /** The canonical symbol of a broker's name (see instrumentSpec). */

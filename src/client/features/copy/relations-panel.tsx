@@ -214,7 +214,7 @@ function RelationModal({
   const unit = market === 'Forex' ? { one: 'lot', many: 'lots', example: 1 } : { one: 'share', many: 'shares', example: 100 };
   const example =
     sizing && (maxLot.trim() === '' || cap !== null)
-      ? copySize(unit.example, { sizing, maxLot: cap }, market, { follower: follower?.equity_currency ?? null, master: master?.equity_currency ?? null })
+      ? copySize(unit.example, { sizing, maxLot: cap }, market === 'Forex' ? 'lot' : 'share', { follower: follower?.equity_currency ?? null, master: master?.equity_currency ?? null })
       : null;
   const exampleText =
     example === null
@@ -372,18 +372,22 @@ function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule 
   const market = rule?.market_type ?? 'Forex';
   const [chosen, setChosen] = useState<Set<string>>(new Set(rule?.allowed_pairs ?? []));
   const [equities, setEquities] = useState((market === 'Equities' ? (rule?.allowed_pairs ?? []) : []).join(', '));
+  // Forex instruments beyond the 14 pairs (a metal, an exotic pair) are typed, as equities are.
+  const [otherForex, setOtherForex] = useState(
+    (market === 'Forex' ? (rule?.allowed_pairs ?? []).filter((p) => !(FOREX_PAIRS as readonly string[]).includes(p)) : []).join(', '),
+  );
+  const listed = (text: string) =>
+    text
+      .split(',')
+      .map((s) => s.trim().toUpperCase())
+      .filter(Boolean);
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: () =>
       setAllowedPairs({
         master_id: master.account_id,
         new_allowed_pairs:
-          market === 'Forex'
-            ? FOREX_PAIRS.filter((p) => chosen.has(p))
-            : equities
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean),
+          market === 'Forex' ? [...FOREX_PAIRS.filter((p) => chosen.has(p)), ...listed(otherForex)] : listed(equities),
       }),
     onSuccess: async (res) => {
       toast.show(res.message);
@@ -425,6 +429,10 @@ function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule 
               <span>{p}</span>
             </label>
           ))}
+          <label className="field relation-pairs-other">
+            <span>Other pairs and metals, comma-separated</span>
+            <input value={otherForex} onChange={(e) => setOtherForex(e.target.value)} placeholder="XAUUSD, USDTRY" />
+          </label>
         </fieldset>
       ) : (
         <label className="field">
