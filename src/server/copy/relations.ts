@@ -11,6 +11,7 @@ import {
   listRelations,
   lockAccounts,
   relationById,
+  setRelationEquityStop,
   updateRelation as updateRelationRow,
   type RelationWithAccounts,
 } from '#server/db/copy-relations-repo.ts';
@@ -160,6 +161,20 @@ export async function endRelation(db: Database, actor: Actor, id: number, now: D
     const ended = await stored(tx, id);
     await actor.audit(tx, 'copy.relation.end', auditDetail(ended));
     return ended;
+  });
+}
+
+/**
+ * Sets (or, with null, removes) the equity stop of the relation a follower copies by, armed again,
+ * with its audit row (`risk.equity-stop`), in one transaction; 400 when the account follows no master.
+ */
+export async function setFollowerEquityStop(db: Database, actor: Actor, follower: { id: number; account_id: string }, stop: number | null): Promise<RelationWithAccounts> {
+  return db.transaction(async (tx) => {
+    const current = await activeRelationOf(tx, follower.id, true);
+    if (!current) throw badRequest('Not a copy account');
+    await setRelationEquityStop(tx, current.id, stop);
+    await actor.audit(tx, 'risk.equity-stop', { account: follower.account_id, relation: current.id, equity_stop: stop });
+    return stored(tx, current.id);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
-import { insertRelation } from './copy-relations-repo.ts';
+import { insertRelation, IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
 
 /** A broker as stored: its terms and logo. */
 export interface BrokerRow {
@@ -114,9 +114,8 @@ export async function listBrokers(q: Queryable): Promise<BrokerRow[]> {
   );
 }
 
-/** The account's master (its relation in force) and whether it is a master itself: joined on `a`. */
-const ROLE_JOIN = 'LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL';
-const ROLE_COLUMNS = 'cr.master_id, cr.master_id IS NULL AS is_master';
+/** The account's master (its relation in force) and whether it is a master itself. */
+const ROLE_COLUMNS = `cr.master_id, ${IS_MASTER} AS is_master`;
 
 export async function listAccounts(q: Queryable, source: AccountSource): Promise<AccountRow[]> {
   const rows = await q.query<Omit<AccountRow, 'last_update'> & { last_update: Date }>(

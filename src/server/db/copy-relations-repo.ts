@@ -7,6 +7,14 @@ import type { ScopeFilter } from './scope-filter.ts';
  * stop, from when to when. One active relation per follower; an account is a master unless it
  * follows one.
  */
+/**
+ * An account's relation in force, joined on the account `a` as `cr`: its master is `cr.master_id`,
+ * and it is a master itself (it follows none) when `cr.id IS NULL`. The one place that says an
+ * account is a master unless it follows one (docs/copying.md).
+ */
+export const ROLE_JOIN = 'LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL';
+export const IS_MASTER = 'cr.id IS NULL';
+
 export interface Relation {
   id: number;
   masterId: number;

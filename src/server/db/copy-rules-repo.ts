@@ -1,5 +1,6 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
+import { IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
 
 export type MarketType = 'Forex' | 'Equities';
 
@@ -44,8 +45,8 @@ export async function rulesOfScope(q: Queryable, scope: ScopeFilter): Promise<Co
             coalesce(r.allowed_pairs, '{}'::text[]) AS allowed_pairs, a.account_name, b.broker_name
        FROM accounts a JOIN brokers b ON b.id = a.broker_id
        LEFT JOIN copy_rules r ON r.master_id = a.id
-      WHERE a.teiko_category = ANY($1)
-        AND NOT EXISTS (SELECT 1 FROM copy_relations cr WHERE cr.follower_id = a.id AND cr.ended_at IS NULL)
+       ${ROLE_JOIN}
+      WHERE a.teiko_category = ANY($1) AND ${IS_MASTER}
       ORDER BY a.account_name, 2`,
     [scope.categories],
   );

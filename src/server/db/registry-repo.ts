@@ -1,5 +1,6 @@
 import { insertAccount, type NewAccount } from './accounts-repo.ts';
 import type { Queryable } from './database.ts';
+import { IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
 
 /**
  * What the operator's admin CLI (src/server/admin) registers and reads that the other repositories
@@ -55,8 +56,8 @@ export interface RegisteredAccountRef {
 
 export async function accountByLogin(q: Queryable, login: string, server: string): Promise<RegisteredAccountRef | undefined> {
   const rows = await q.query<RegisteredAccountRef>(
-    `SELECT a.id, a.account_id, a.account, a.server, a.account_name, cr.id IS NULL AS is_master, a.source
-       FROM accounts a LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL
+    `SELECT a.id, a.account_id, a.account, a.server, a.account_name, ${IS_MASTER} AS is_master, a.source
+       FROM accounts a ${ROLE_JOIN}
       WHERE a.account = $1 AND a.server = $2`,
     [login, server],
   );
@@ -102,11 +103,11 @@ export interface AccountListRow {
 
 export async function listAccountRegistry(q: Queryable): Promise<AccountListRow[]> {
   return q.query<AccountListRow>(
-    `SELECT a.account_id, a.account, a.server, a.account_name, b.broker_name, a.teiko_category, a.currency, cr.id IS NULL AS is_master,
+    `SELECT a.account_id, a.account, a.server, a.account_name, b.broker_name, a.teiko_category, a.currency, ${IS_MASTER} AS is_master,
             CASE WHEN m.id IS NULL THEN NULL ELSE m.account || '@' || m.server END AS master,
             cr.sizing, cr.sizing_value, a.leverage, a.source
      FROM accounts a JOIN brokers b ON b.id = a.broker_id
-     LEFT JOIN copy_relations cr ON cr.follower_id = a.id AND cr.ended_at IS NULL
+     ${ROLE_JOIN}
      LEFT JOIN accounts m ON m.id = cr.master_id
      ORDER BY b.broker_name, a.account_name`,
   );

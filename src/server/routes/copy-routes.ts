@@ -15,10 +15,9 @@ import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
 import { bridgeHealth, copyGrowth, copyReport } from '#server/copy/copy-report.ts';
-import { createRelation, endRelation, relationOfFollower, relationOut, relationsOf, sizingText, updateRelation, type Actor } from '#server/copy/relations.ts';
+import { createRelation, endRelation, relationOfFollower, relationOut, relationsOf, setFollowerEquityStop, sizingText, updateRelation, type Actor } from '#server/copy/relations.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { setRiskLimits } from '#server/db/copy-repo.ts';
-import { setRelationEquityStop } from '#server/db/copy-relations-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { badRequest, notFound } from '#server/http/errors.ts';
 import { idempotent } from '#server/http/idempotency.ts';
@@ -250,12 +249,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       return idempotent(db, request, reply, user.id, async () => {
         const ref = await findAccount(db, user, body.account);
         const stop = body.equity_stop;
-        await db.transaction(async (tx) => {
-          const relation = await relationOfFollower(tx, ref.id);
-          if (!relation) throw badRequest('Not a copy account');
-          await setRelationEquityStop(tx, relation.id, stop);
-          await audit(tx, user.id, 'risk.equity-stop', { account: ref.account_id, relation: relation.id, equity_stop: stop });
-        });
+        await setFollowerEquityStop(db, actorOf(user), ref, stop);
         await changed(request.log);
         return {
           message: stop === null ? `Equity stop of ${ref.account_name} removed.` : `Equity stop of ${ref.account_name} set at ${stop} ${ref.currency}.`,
