@@ -105,3 +105,21 @@ export async function copyOfPositions(q: Queryable, accountId: number, identifie
   );
   return new Map(rows.map((r) => [r.identifier, r.copy_of]));
 }
+
+/**
+ * Forgets positions closed before `before` that no open copy names any more (a copy's deals carry
+ * their master position once booked; only an open copy still needs its master known closed).
+ * Returns how many were forgotten.
+ */
+export async function pruneClosedPositions(q: Queryable, before: Date): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM closed_positions c WHERE c.closed_at < $1
+          AND NOT EXISTS (SELECT 1 FROM positions f JOIN copy_relations r ON r.follower_id = f.account_id
+                           WHERE r.master_id = c.account_id AND f.copy_of = c.identifier)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [before],
+  );
+  return rows[0]?.n ?? 0;
+}

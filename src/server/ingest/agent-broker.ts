@@ -15,7 +15,7 @@ import {
   type NewCommand,
 } from '#server/db/commands-repo.ts';
 import { identifiersOf, listPositions } from '#server/db/positions-repo.ts';
-import { masterPositionRef, resolveCopies } from '#server/db/copy-links-repo.ts';
+import { masterPositionRef, pruneClosedPositions, resolveCopies } from '#server/db/copy-links-repo.ts';
 import { conflict, HttpError } from '#server/http/errors.ts';
 import type {
   BrokerAdapter,
@@ -49,6 +49,8 @@ export interface AgentBrokerOptions {
 const REPORTED = 'agents:reported';
 const QUEUED = 'commands:queued';
 const ANSWERED = 'commands:answered';
+/** Reported positions closed are remembered this long (longer while an open copy names one). */
+const CLOSED_POSITIONS_KEPT_MS = 30 * 86_400_000;
 
 type Quote = { symbol: string; bid: number; ask: number };
 
@@ -145,6 +147,7 @@ export class AgentBroker implements BrokerAdapter {
       const ended = this.day;
       await this.ledger.write((tx) => this.ledger.endDay(tx, ended, figures));
     }
+    if (today !== this.day) await pruneClosedPositions(this.db, new Date(this.options.now() - CLOSED_POSITIONS_KEPT_MS));
     this.day = today;
   }
 

@@ -176,6 +176,20 @@ function parts(brokerSymbol: string): { core: string; suffixes: string[] } {
  * (quoted in USD unless its exchange suffix names another market).
  */
 export function instrumentSpec(brokerSymbol: string): InstrumentSpec {
+  const cached = seen.get(brokerSymbol);
+  if (cached) return cached;
+  const spec = Object.freeze(classify(brokerSymbol));
+  // Names come from terminals: the memory is bounded, whatever they send.
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.set(brokerSymbol, spec);
+  return spec;
+}
+
+/** Names classified before (every tick and batch asks again for the same few). */
+const seen = new Map<string, InstrumentSpec>();
+const SEEN_MAX = 10_000;
+
+function classify(brokerSymbol: string): InstrumentSpec {
   const { core, suffixes } = parts(brokerSymbol);
   // A lower-case letter after upper-case ones (`SPXm`) is the broker's mark, not part of a ticker.
   const found = knownWithGlue(core, /[A-Z][a-z]$/.test(brokerSymbol.trim().replace(/[^A-Za-z0-9].*$/, '')));
