@@ -185,6 +185,11 @@ describe.each(BACKENDS)('copy relations through the API (%s)', (backend) => {
         return stopped();
       }, { timeout: 10_000 })
       .not.toBeNull();
+    // The Risk panel names it in money, in the follower's currency.
+    const report = await http<{ data: { breaches: { account_id: string; kind: string; value: number; limit: number; currency?: string }[] } }>(server, 'GET', '/api/copy/report?portfolio=AMC&period=1m', { key: admin });
+    const breach = report.body.data.breaches.find((b) => b.kind === 'equity_stop' && b.account_id === relation.follower.account_id)!;
+    expect(breach).toMatchObject({ limit: 1e9, currency: relation.follower.currency });
+    expect(Math.round(breach.value * 100) / 100).toBe(breach.value);
     // Another edit with the same stop leaves it fired; asked to, it arms it again; so does a new stop.
     expect((await write('PUT', `/api/copy/relations/${relation.id}`, { ...terms, max_lot: 9, equity_stop: 1e9 })).status).toBe(200);
     expect(await stopped()).not.toBeNull();

@@ -197,7 +197,7 @@ export async function copyReport(
     }
     const stop = relationOf.get(a.id)?.equityStop ?? null;
     if (stop !== null && a.equity <= stop) {
-      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'equity_stop', value: a.equity, limit: stop });
+      breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'equity_stop', value: a.equity, limit: stop, currency: a.currency });
     }
   }
   if (limits?.max_drawdown_pct != null) {

@@ -119,7 +119,13 @@ export const CopyReportResponse = z.object({
     exposure: z.array(z.object({ currency: z.string(), exposure: Money, exposure_eur: Money.nullable() })),
     limits: RiskLimits,
     /** Accounts past the portfolio's thresholds now. */
-    breaches: z.array(z.object({ account_id: z.string(), account_name: z.string(), kind: z.enum(['drawdown', 'margin_level', 'equity_stop']), value: Percent, limit: Percent })),
+    breaches: z.array(
+      z.discriminatedUnion('kind', [
+        z.object({ account_id: z.string(), account_name: z.string(), kind: z.enum(['drawdown', 'margin_level']), value: Percent, limit: Percent }),
+        /** The follower's equity and its stop, in its currency. */
+        z.object({ account_id: z.string(), account_name: z.string(), kind: z.literal('equity_stop'), value: Money, limit: Money, currency: z.string() }),
+      ]),
+    ),
   }),
 });
 export type CopyReportResponse = z.infer<typeof CopyReportResponse>;

@@ -427,11 +427,11 @@ export function CopyPage() {
               {report.breaches.map((b) => (
                 <li key={`${b.account_id}|${b.kind}`}>
                   <strong>{b.account_name}</strong>:{' '}
-                  {b.kind === 'drawdown'
-                    ? `drawdown ${formatPercent(b.value)} over ${formatPercent(b.limit)}`
-                    : b.kind === 'margin_level'
-                      ? `margin level ${formatPercent(b.value)} under ${formatPercent(b.limit)}`
-                      : `equity ${num(2).format(b.value)} at or under its stop ${num(2).format(b.limit)}`}
+                  {b.kind === 'equity_stop'
+                    ? `equity ${num(2).format(b.value)} ${b.currency} at or under its stop ${num(2).format(b.limit)} ${b.currency}`
+                    : b.kind === 'drawdown'
+                      ? `drawdown ${formatPercent(b.value)} over ${formatPercent(b.limit)}`
+                      : `margin level ${formatPercent(b.value)} under ${formatPercent(b.limit)}`}
                 </li>
               ))}
             </ul>
