@@ -394,7 +394,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|ws)(\/|$)/.test(url);
+    // A page is a plain path: anything naming the API or the feeds in any spelling (/API/…, //api/…,
+    // /%61pi/…) is answered 404 like any unmatched API URL, never with the app's page.
+    const plain = decodeURIComponentSafe(url).toLowerCase().replace(/\/{2,}/g, '/');
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('//') && !/^\/(api|ws)(\/|$)/.test(plain);
     if (hasClient && isPage && !path.extname(url)) {
       // SPA fallback: the client router draws the route (or its own not-found page).
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
@@ -403,4 +406,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** A URL path decoded, or as it is when it does not decode. */
+function decodeURIComponentSafe(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
 }

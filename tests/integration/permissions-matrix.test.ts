@@ -56,6 +56,22 @@ describe.each(BACKENDS)('permissions of every read and socket, per demo user (%s
     }
   });
 
+  it('refuses every write to a caller without the permission with 403 before it reads the body, whatever the body', async () => {
+    const writes = server.app.routeList.filter(
+      (r) => r.method !== 'GET' && r.method !== 'HEAD' && r.url.startsWith('/api/') && !['/api/login', '/api/logout', '/api/account/password', '/api/ws-ticket'].includes(r.url) && !r.url.startsWith('/api/ingest/'),
+    );
+    // Every write route of the API but signing in and out, one's own password and the agents'.
+    expect(writes.length).toBeGreaterThanOrEqual(10);
+    for (const route of writes) {
+      const url = route.url.replace(':id', '1');
+      for (const body of [{}, { nonsense: true }, undefined]) {
+        const res = await http<{ message: string }>(server, route.method, url, { key: keys.investor, ...(body === undefined ? {} : { body }) });
+        expect({ route: `${route.method} ${url}`, status: res.status }).toEqual({ route: `${route.method} ${url}`, status: 403 });
+        expect(res.body.message).toMatch(/^Forbidden: /);
+      }
+    }
+  });
+
   it.each([
     ['Consolidated Portfolio', { admin: 'open', manager: 4403, investor: 4403 }],
     ['Global FX', { admin: 'open', manager: 'open', investor: 'open' }],

@@ -63,6 +63,14 @@ describe('serving the client and compressing answers', () => {
     }
   });
 
+  it('answers an API URL in another spelling 404, never with the app’s page', async () => {
+    for (const route of ['/API/BRIDGE/STATUS', '//api/bridge/status', '/Api/brokers/accounts/info', '/%61pi/nothing', '/WS/brokers/live-positions-aggregate']) {
+      const res = await fetch(`${server.url}${route}`);
+      expect({ route, status: res.status }).toEqual({ route, status: 404 });
+      expect(res.headers.get('content-type')).toMatch(/json/);
+    }
+  });
+
   it('compresses a JSON answer over 1 kB and leaves a small one alone', async () => {
     const key = await login(server, 'admin');
     const headers = { 'x-api-key': key, 'accept-encoding': 'gzip' };

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_KEY_HEADER } from '#shared/contract/common.ts';
 import { AGENT_KEY_HEADER } from '#shared/contract/ingest.ts';
@@ -44,8 +44,12 @@ export function assertPortfolio(user: SessionUser, portfolio: string): void {
   }
 }
 
-/** preHandler for routes that need a permission (SPEC §6). */
-export function requirePermission(permission: Permission): preHandlerAsyncHookHandler {
+/**
+ * The hook of routes that need a permission (docs/security.md): it runs before the body is
+ * validated, so a caller without the permission gets 403 whatever they send and learns nothing of
+ * the body's schema.
+ */
+export function requirePermission(permission: Permission): preValidationAsyncHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     assertPermission(callerOf(request), permission);
   };

@@ -10,7 +10,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
   app.get(
     '/api/audit',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description: 'The audit log of every user (not only the caller’s), newest first. Needs the write permission.',
         querystring: AuditQuery,

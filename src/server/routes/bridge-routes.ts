@@ -42,7 +42,7 @@ export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (run
   ] as const) {
     app.post(
       path,
-      { preHandler: requirePermission('write'), schema: { response: { 200: MessageResponse, ...errors } } },
+      { preValidation: requirePermission('write'), schema: { response: { 200: MessageResponse, ...errors } } },
       async (request) => {
         const user = callerOf(request);
         const changed = await setBridgeState(db, running, user.id, user.username);

@@ -79,7 +79,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   app.post(
     '/api/copy/relations',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description:
           'A follower starts copying a master (both by account_id or login, both in your portfolios): sizing by ratio, equity proportion or fixed lot, ' +
@@ -104,7 +104,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   app.put(
     '/api/copy/relations/:id',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description: "A relation's terms: sizing, maximum lot, equity stop (a changed stop is armed again; an unchanged one with rearm_equity_stop). Takes Idempotency-Key.",
         params: RelationParams,
@@ -126,7 +126,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   app.delete(
     '/api/copy/relations/:id',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description: "Ends a relation: nothing more is copied to the follower; its open copies still follow their master's trades to their close. Takes Idempotency-Key.",
         params: RelationParams,
@@ -208,7 +208,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   app.put(
     '/api/risk/limits',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description:
           "A portfolio's thresholds: maximum drawdown (%) and minimum margin level (%); null clears one. Accounts past them show on the Copy screen. Takes Idempotency-Key.",
@@ -234,7 +234,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   app.put(
     '/api/risk/equity-stop',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description:
           "A follower's equity stop in its currency (on its copy relation): when its equity falls to it, copying to it stops (with an alert) until the stop is set again; null removes it. " +

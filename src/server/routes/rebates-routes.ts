@@ -22,7 +22,7 @@ export const rebatesRoutes: FastifyPluginAsyncZod<{ db: Database; changes: Chang
   app.get(
     '/api/stats/rebates',
     {
-      preHandler: requirePermission('read_rebate'),
+      preValidation: requirePermission('read_rebate'),
       schema: { querystring: RebatesQuery, response: { 200: RebatesResponse, ...errors } },
     },
     async (request, reply) => {

@@ -59,7 +59,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
 
   app.post(
     '/api/positions/set-tp-sl-by-symbol',
-    { preHandler: requirePermission('write'), schema: { body: SetTpSlBody, response: { 200: MessageResponse, ...errors } } },
+    { preValidation: requirePermission('write'), schema: { body: SetTpSlBody, response: { 200: MessageResponse, ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
@@ -79,7 +79,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
 
   app.post(
     '/api/positions/close-by-symbol',
-    { preHandler: requirePermission('write'), schema: { body: CloseBySymbolBody, response: { 200: MessageResponse, ...errors } } },
+    { preValidation: requirePermission('write'), schema: { body: CloseBySymbolBody, response: { 200: MessageResponse, ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
@@ -113,7 +113,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   app.post(
     '/api/copy-rules/allowed-pairs',
     {
-      preHandler: requirePermission('write'),
+      preValidation: requirePermission('write'),
       schema: {
         description:
           "Replaces a master's allowed pairs (master_id: its account_id). A master without a rule gets one; a rule that allows nothing takes the market of the pairs given. " +
