@@ -11,7 +11,7 @@ import { insertRule } from '#server/db/copy-rules-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
-import { position, Terminal } from './helpers/terminal.ts';
+import { deal, position, Terminal } from './helpers/terminal.ts';
 
 const SERVER = 'Regress-Live';
 
@@ -108,5 +108,24 @@ describe.each(BACKENDS)('copies reported by the documented copy_of (%s)', (backe
     await master.report();
     const [open] = await follower.poll();
     expect(open).toMatchObject({ kind: 'open', payload: { symbol: 'XAUUSD', type: 'sell', volume: 0.3 } });
+  });
+
+  it('answers MAE/MFE of a symbol a terminal traded and closed, not only of one open now', async () => {
+    // A round trip in AUDUSD the master opened and closed between two reports.
+    await master.report([deal(4250, 'in', 'buy', 'AUDUSD', 0.5, 0.652, now + 10), deal(4250, 'out', 'sell', 'AUDUSD', 0.5, 0.655, now + 20, 150)]);
+    // Known within seconds of its booking (the statistics are read again at most every 5 s for a name not known yet).
+    await expect.poll(async () => (await http(server, 'GET', '/api/stats/mae_mfe?symbol=AUDUSD', { key })).status, { timeout: 10_000, interval: 500 }).toBe(200);
+    const res = await http<{ symbol: string; count: number }>(server, 'GET', '/api/stats/mae_mfe?symbol=AUDUSD', { key });
+    expect(res.body.symbol).toBe('AUDUSD');
+    // A symbol nobody traded is still unknown.
+    expect((await http(server, 'GET', '/api/stats/mae_mfe?symbol=NZDCHF', { key })).status).toBe(404);
+  });
+
+  it('shows a registered account whose terminal never reported as offline, the others as live', async () => {
+    const res = await http<{ data: { account_id: string; state: string }[] }>(server, 'GET', '/api/copy/health', { key });
+    expect(res.status).toBe(200);
+    const state = new Map(res.body.data.map((h) => [h.account_id, h.state]));
+    expect(state.get('regress-50000009')).toBe('offline');
+    expect(state.get('regress-50000001')).toBe('live');
   });
 });

@@ -50,11 +50,12 @@ const orNull = (x: number | null) => (x === null || !Number.isFinite(x) ? null :
 /** The sum in EUR, or null when any part has no rate (a partial sum would understate the cost). */
 const sumOrNull = (xs: readonly (number | null)[]) => (xs.some((x) => x === null) ? null : orNull(xs.reduce<number>((s, x) => s + x!, 0)));
 
-function healthOf(a: LiveAccount, nowS: number, seen: Map<number, number>, outcomes: Map<number, { done: number; failed: number }>) {
+function healthOf(a: LiveAccount, nowS: number, seen: Map<number, number | null>, outcomes: Map<number, { done: number; failed: number }>) {
   const lastSeen = seen.get(a.id);
   const age = Math.max(0, Math.round(nowS - a.last_update));
+  // Not fed by terminals: the simulated market's. Fed by terminals and never reported: offline.
   const state =
-    lastSeen === undefined ? 'simulated' : nowS - lastSeen <= LIVE_S ? 'live' : nowS - lastSeen <= SILENT_S ? 'silent' : 'offline';
+    lastSeen === undefined ? 'simulated' : lastSeen === null ? 'offline' : nowS - lastSeen <= LIVE_S ? 'live' : nowS - lastSeen <= SILENT_S ? 'silent' : 'offline';
   const o = outcomes.get(a.id);
   const answered = o ? o.done + o.failed : 0;
   return {

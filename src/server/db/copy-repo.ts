@@ -134,17 +134,22 @@ export async function commandOutcomes(q: Queryable, accountIds: readonly number[
   return new Map(rows.map((r) => [r.account_id, { done: r.done, failed: r.failed }]));
 }
 
-/** Per account fed by an agent: when its agent last reported (epoch seconds). */
-export async function agentLastSeen(q: Queryable, accountIds: readonly number[]): Promise<Map<number, number>> {
+/**
+ * Per account fed by terminals (not the simulated market): when an agent of it last reported (epoch
+ * seconds), or null when none ever did (registered and never reported, or only imported from a report).
+ */
+export async function agentLastSeen(q: Queryable, accountIds: readonly number[]): Promise<Map<number, number | null>> {
   if (accountIds.length === 0) return new Map();
-  const rows = await q.query<{ account_id: number; seen: number }>(
-    `SELECT aa.account_id, extract(epoch FROM max(s.seen_at))::bigint AS seen
-       FROM agent_accounts aa JOIN agent_sessions s ON s.agent_id = aa.agent_id
-      WHERE aa.account_id = ANY($1::int[])
-      GROUP BY aa.account_id`,
+  const rows = await q.query<{ account_id: number; seen: number | null }>(
+    `SELECT a.id AS account_id, extract(epoch FROM max(s.seen_at))::bigint AS seen
+       FROM accounts a
+       LEFT JOIN agent_accounts aa ON aa.account_id = a.id
+       LEFT JOIN agent_sessions s ON s.agent_id = aa.agent_id
+      WHERE a.id = ANY($1::int[]) AND a.source = 'agent'
+      GROUP BY a.id`,
     [[...accountIds]],
   );
-  return new Map(rows.map((r) => [r.account_id, r.seen]));
+  return new Map(rows.map((r) => [r.account_id, r.seen === null ? null : Number(r.seen)]));
 }
 
 /** A portfolio's risk thresholds (null: not set). */

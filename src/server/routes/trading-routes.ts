@@ -153,7 +153,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
       const symbol = request.query.symbol;
       await excursions.refresh();
       // Known to the broker, or traded by some account (the history stays readable without a broker).
-      if (!instruments().has(symbol) && !excursions.has(symbol)) throw notFound(`Unknown symbol: ${symbol}`);
+      if (!instruments().has(symbol) && !(await excursions.has(symbol))) throw notFound(`Unknown symbol: ${symbol}`);
       // Only the trades of the caller's own accounts count.
       const s = excursions.get(symbol, callerScope(user).categories);
       const round = (x: number | null | undefined) => (x === null || x === undefined ? null : roundTo(x, 1));
