@@ -93,4 +93,14 @@ describe.each(BACKENDS)('master trades reported while no process copied (%s)', (
     const report = await call<{ data: { followers: { missed_by_reason: { reason: string; count: number }[] }[] } }>('GET', '/api/copy/report?portfolio=Global%20FX&period=all');
     expect(report.body.data.followers[0]!.missed_by_reason).toEqual([{ reason: 'server_down', count: 1 }]);
   });
+
+  it('does not count a master trade from before the relation started as a missed copy', async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    // The follower's account was funded five hours ago; the master traded AUDUSD three hours ago,
+    // before the relation (two hours old) existed.
+    await follower.report([{ ...deal(0, 'in', 'buy', '', 0, 0, nowS - 5 * 3600, 10_000), type: 2 }]);
+    await master.report([deal(7300, 'in', 'buy', 'EURUSD', 0.1, 1.08, nowS - 3 * 3600), deal(7300, 'out', 'sell', 'EURUSD', 0.1, 1.081, nowS - 2.5 * 3600, 10)]);
+    const report = await call<{ data: { followers: { missed: number; missed_by_reason: { reason: string; count: number }[] }[] } }>('GET', '/api/copy/report?portfolio=Global%20FX&period=all');
+    expect(report.body.data.followers[0]!.missed_by_reason).toEqual([{ reason: 'server_down', count: 1 }]);
+  });
 });

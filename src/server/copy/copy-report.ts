@@ -134,7 +134,8 @@ export async function copyReport(
       };
     }
     const ctx = { currency: f.currency, masterCurrency: master.currency, terms: relation.terms, rates: snapshot.rates };
-    const since = Math.max(fromS, firsts.get(f.id) ?? Infinity);
+    // Master trades are the follower's to copy from its relation's start (and its first deal) on.
+    const since = Math.max(fromS, firsts.get(f.id) ?? Infinity, relation.startedAt);
     const linked = linkCopies(tradesOf.get(master.id) ?? [], tradesOf.get(f.id) ?? [], since);
     const copied = linked.links.map((l) => copiedTrade(l, ctx));
     for (const t of copied) rankingRows.push({ broker_name: f.broker.broker_name, trade: t });

@@ -132,6 +132,11 @@ export async function insertRelation(q: Queryable, r: NewRelation): Promise<numb
   return rows[0]!.id;
 }
 
+/** Dates the relation a follower copies by now from `at` (the generated history's follower joined its master then). */
+export async function startRelationAt(q: Queryable, followerId: number, at: Date): Promise<void> {
+  await q.query('UPDATE copy_relations SET started_at = $2 WHERE follower_id = $1 AND ended_at IS NULL', [followerId, at]);
+}
+
 /** New terms for a relation; `rearm` clears a stop that fired (the stop was set again). */
 export async function updateRelation(q: Queryable, id: number, terms: CopyTerms, equityStop: number | null, rearm: boolean): Promise<void> {
   await q.query(

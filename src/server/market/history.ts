@@ -4,6 +4,7 @@ import { countAccounts, insertAccount, insertBroker, writeBooks } from '#server/
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
 import { initBridgeState } from '#server/db/bridge-repo.ts';
 import { insertRule } from '#server/db/copy-rules-repo.ts';
+import { startRelationAt } from '#server/db/copy-relations-repo.ts';
 import { insertDeals } from '#server/db/deals-repo.ts';
 import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.ts';
 import { insertNav } from '#server/db/nav-repo.ts';
@@ -133,6 +134,8 @@ export async function generateHistory(
         followers: [],
       };
       masterAcct?.followers.push(acct);
+      // The follower has copied its master since it joined the history.
+      if (masterAcct) await startRelationAt(tx, id, new Date(acct.onboard * 1000));
       accts.push(acct);
       byName.set(a.account_name, acct);
     }

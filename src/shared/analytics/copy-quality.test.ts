@@ -135,6 +135,15 @@ describe('linking copies to their master', () => {
     expect(linkCopies([m1, m2, m3], [f1, f2], 6000).uncopied).toEqual([]);
   });
 
+  it('counts a master position closed in two parts as one trade: copied when its copy is, else missed once', () => {
+    // Master position 21 closed 0.4 lot, then the rest: two round trips of one trade.
+    const part1 = trade({ accountId: M, symbol: 'EURUSD', type: 'Buy', openedAt: 7000, positionId: 21 });
+    const part2 = trade({ accountId: M, symbol: 'EURUSD', type: 'Buy', openedAt: 7000, positionId: 21 });
+    const copy = trade({ accountId: F, symbol: 'EURUSD', type: 'Buy', openedAt: 7001, copyOf: 21 });
+    expect(linkCopies([part1, part2], [copy], 0).uncopied).toEqual([]);
+    expect(linkCopies([part1, part2], [], 0).uncopied).toHaveLength(1);
+  });
+
   it('does not link a trade of the other side or past the window', () => {
     const far = trade({ accountId: F, symbol: 'EURUSD', type: 'Buy', openedAt: 5061 });
     const other = trade({ accountId: F, symbol: 'EURUSD', type: 'Sell', openedAt: 5000 });

@@ -174,7 +174,18 @@ export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: r
     links.push(group[0]!);
     duplicates.push(...group.slice(1));
   }
-  const uncopied = masterTrades.filter((m) => m.openedAt >= since && !copiesOf.has(m.id));
+  // A master position closed in parts is several round trips and one trade to copy: copied when any
+  // part is, else missed once.
+  const byId = new Map(masterTrades.map((m) => [m.id, m]));
+  const copiedPositions = new Set([...copiesOf.keys()].flatMap((id) => (byId.get(id)?.positionId ?? null) ?? []));
+  const missedPositions = new Set<number>();
+  const uncopied = masterTrades.filter((m) => {
+    if (m.openedAt < since || copiesOf.has(m.id)) return false;
+    if (m.positionId === null) return true;
+    if (copiedPositions.has(m.positionId) || missedPositions.has(m.positionId)) return false;
+    missedPositions.add(m.positionId);
+    return true;
+  });
   links.sort((a, b) => a.follower.openedAt - b.follower.openedAt);
   return { links, duplicates, manual, uncopied };
 }
