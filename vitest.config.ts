@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+const LONG = ['tests/integration/fuzz.test.ts', 'tests/integration/ingest-fuzz.test.ts', 'tests/integration/faults.test.ts'];
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -22,6 +24,19 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: LONG,
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The long runs: generated attacks on every route and batch, and processes killed and cut
+        // off from their database. `npm run test:long`; CI runs them after `npm test`.
+        extends: true,
+        test: {
+          name: 'long',
+          include: LONG,
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

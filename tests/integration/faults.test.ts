@@ -194,10 +194,10 @@ async function historicalDeals(url: string, key: string, accountId: string, star
   return res.body.dealsStats?.[0]?.deals ?? [];
 }
 
-/** GET /ready: its status, or null while the route does not exist. */
-async function readyStatus(url: string, timeoutMs = 10_000): Promise<number | null> {
+/** GET /ready: its status. */
+async function readyStatus(url: string, timeoutMs = 10_000): Promise<number> {
   const res = await call(url, 'GET', '/ready', { timeoutMs });
-  return res.status === 404 ? null : res.status;
+  return res.status;
 }
 
 /**
@@ -225,9 +225,7 @@ async function assertComplete(url: string): Promise<void> {
     }),
   );
   expect(short, 'accounts whose history is shorter than 12 months').toEqual([]);
-  const ready = await readyStatus(url);
-  // TODO(/ready): drop the null case once GET /ready is merged.
-  if (ready !== null) expect(ready, 'GET /ready').toBe(200);
+  expect(await readyStatus(url), 'GET /ready').toBe(200);
   const feed = await firstFeedMessage(url, key, { aggregate_by: 'account' });
   expect(feed.closed, 'the live feed closed instead of sending a snapshot').toBeUndefined();
   const msg = feed.first as { type?: string; positionsAggregate?: unknown[] };
@@ -377,9 +375,7 @@ describe.each(BACKENDS)('faults (%s)', (backend) => {
         const url2 = second.url;
         const key2 = await loginAdmin(url2);
         expect(await accountsInfo(url2, key2)).toHaveLength(32);
-        const ready = await readyStatus(url2);
-        // TODO(/ready): drop the null case once GET /ready is merged.
-        if (ready !== null) expect(ready, 'GET /ready after the restart').toBe(200);
+        expect(await readyStatus(url2), 'GET /ready after the restart').toBe(200);
 
         // Through the API: the positions each answered close covered (the accounts holding that pair
         // before the writes) are gone, or were opened again after the close was sent...
@@ -672,10 +668,7 @@ describe('faults (postgres unreachable)', () => {
         log(`scenario 4: listening through the proxy after ${secondsSince(t)}`);
         const key = await loginAdmin(url);
         expect(await accountsInfo(url, key)).toHaveLength(32);
-        const readyBefore = await readyStatus(url);
-        // TODO(/ready): drop the null cases once GET /ready is merged.
-        if (readyBefore === null) log('scenario 4: GET /ready answers 404: its assertions are skipped');
-        else expect(readyBefore).toBe(200);
+        expect(await readyStatus(url), 'GET /ready before the cut').toBe(200);
 
         // A write that touches an open position (stops far from the market), to see writes come back too.
         const stopsOn = async (): Promise<Record<string, unknown>> => {
@@ -723,8 +716,8 @@ describe('faults (postgres unreachable)', () => {
             ]);
             if (info) expect503(`[${how}] GET /api/brokers/accounts/info`, info);
             if (w) expect503(`[${how}] POST /api/positions/set-tp-sl-by-symbol`, w);
-            if (ready && ready.status !== 404 && ready.status !== 503) wrong.push(describeAnswer(`[${how}] GET /ready`, ready));
-            if (health && health.status !== 200 && health.status !== 404) wrong.push(describeAnswer(`[${how}] GET /health`, health));
+            if (ready && ready.status !== 503) wrong.push(describeAnswer(`[${how}] GET /ready`, ready));
+            if (health && health.status !== 200) wrong.push(describeAnswer(`[${how}] GET /health`, health));
             await sleep(300);
           }
           log(`scenario 4 [${how}]: ${rounds} rounds of calls during a ${secondsSince(cutAt)} cut`);
@@ -750,12 +743,10 @@ describe('faults (postgres unreachable)', () => {
             const res = await call(url, 'GET', '/api/brokers/accounts/info', { key, timeoutMs: 5_000 });
             return { ok: res.status === 200, seen: describeAnswer('answer', res) };
           });
-          if (readyBefore !== null) {
-            await until('GET /ready', async () => {
-              const res = await call(url, 'GET', '/ready', { timeoutMs: 5_000 });
-              return { ok: res.status === 200, seen: describeAnswer('answer', res) };
-            });
-          }
+          await until('GET /ready', async () => {
+            const res = await call(url, 'GET', '/ready', { timeoutMs: 5_000 });
+            return { ok: res.status === 200, seen: describeAnswer('answer', res) };
+          });
           await until('POST /api/positions/set-tp-sl-by-symbol', async () => {
             writeBody = await stopsOn();
             const res = await write();

@@ -10,8 +10,7 @@ import { rebateQueries } from './rebates.ts';
 import { statsQueries } from './stats.ts';
 
 describe('query keys', () => {
-  it('are stable for equal arguments and distinct for different ones', () => {
-    expect(accountQueries.info('SMA').queryKey).toEqual(accountQueries.info('SMA').queryKey);
+  it('name each query by its arguments: equal arguments the same key, different ones another', () => {
     expect(accountQueries.info().queryKey).toEqual(['accounts', 'info', null]);
     expect(accountQueries.info('SMA').queryKey).toEqual(['accounts', 'info', 'SMA']);
     expect(accountQueries.brokers().queryKey).toEqual(['accounts', 'brokers', null]);

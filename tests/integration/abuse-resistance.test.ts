@@ -97,7 +97,7 @@ function loginFrom(server: TestServer, localAddress: string, body: unknown): Pro
   });
 }
 
-describe.each(BACKENDS)('hardening (%s)', (backend) => {
+describe.each(BACKENDS)('what abusive or careless clients cannot do (%s)', (backend) => {
   let server: TestServer;
   let admin: string;
   let investor: string;
