@@ -3,7 +3,7 @@
  * "Deal types on the books"), driven as a terminal and a user would: through the ingest API (the
  * balance, the deal list, the balance and growth series, the NAV derived from the deals; the broker
  * editing and deleting them) and through the statement import (a report holding a charge, whose stated
- * balance the books reach). Every figure is worked by hand.
+ * balance the books reach; money of a JPY account in whole yen). Every figure is worked by hand.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +187,27 @@ describe.each(BACKENDS)('MT5 deal types on the books of real accounts (%s)', (ba
       expect(res.body.message).toBe("Imported: 3 added, 0 updated, 0 skipped. Opening balance 1 000.00 USD: the balance before the report's first deal.");
       expect(await info('types-7300002')).toMatchObject({ balance: 1_095, equity: 1_095, net_profit: 100 });
       expect((await history('types-7300002')).deals.map((d) => [d.type, d.profit])).toEqual([['Charge', -5], ['Buy', 100], ['Opening balance', 1_000]]);
+    });
+
+    it('names money of a JPY account in whole yen', async () => {
+      // 3 000 691 yen before the period, a trade −427: 3 000 264.
+      const html = mt5Report({
+        login: '7300003',
+        currency: 'JPY',
+        server: 'Types-Live',
+        opening: 3_000_691,
+        trades: [
+          {
+            position: 701, symbol: 'USDJPY', side: 'sell', volume: 0.1,
+            open: { deal: 201, time: '2026.11.04 10:00:00', price: 150 },
+            close: { deal: 202, order: 801, time: '2026.11.05 10:00:00', price: 150.0427, profit: -427 },
+          },
+        ],
+      });
+      const res = await upload('types-7300003', html);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.message).toBe("Imported: 2 added, 0 updated, 0 skipped. Opening balance 3 000 691 JPY: the balance before the report's first deal.");
+      expect((await info('types-7300003')).balance).toBe(3_000_264);
     });
   });
 });
