@@ -2,8 +2,9 @@
  * Every MT5 deal type that moves the balance, on the books of a real account (docs/architecture.md,
  * "Deal types on the books"), driven as a terminal and a user would: through the ingest API (the
  * balance, the deal list, the balance and growth series, the NAV derived from the deals; the broker
- * editing and deleting them) and through the statement import (a report holding a charge, whose stated
- * balance the books reach; money of a JPY account in whole yen). Every figure is worked by hand.
+ * editing and deleting them), through the statement import (a report holding a charge, whose stated
+ * balance the books reach; money of a JPY account in whole yen), and a statement's opening balance
+ * booked beside a terminal's batch that books a deal meanwhile. Every figure is worked by hand.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +209,70 @@ describe.each(BACKENDS)('MT5 deal types on the books of real accounts (%s)', (ba
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.message).toBe("Imported: 2 added, 0 updated, 0 skipped. Opening balance 3 000 691 JPY: the balance before the report's first deal.");
       expect((await info('types-7300003')).balance).toBe(3_000_264);
+    });
+  });
+
+  describe("a statement's opening balance while a terminal's batch books a deal of the account", () => {
+    // The report: just before its first deal (101, Nov 10) the balance was 1 000.00; a trade +100.00 (Nov 11).
+    const reportDeals: IngestDeal[] = [
+      { ticket: 101, position_id: 501, type: 0, entry: 'in', symbol: 'EURUSD', volume: 0.1, price: 1.1, commission: 0, fee: 0, swap: 0, profit: 0, time: utc('2026-11-10T10:00:00Z') },
+      { ticket: 102, position_id: 501, type: 1, entry: 'out', symbol: 'EURUSD', volume: 0.1, price: 1.11, commission: 0, fee: 0, swap: 0, profit: 100, time: utc('2026-11-11T10:00:00Z') },
+    ];
+    const statement = { opening: { before_ticket: 101, balance: 1_000 }, floating: 0 };
+
+    /**
+     * Holds the account's books as a terminal's batch does while it books a deposit of 200.00 on Nov 1 (a
+     * deal the terminal had not sent before): `run` goes on meanwhile until the batch's transaction blocks
+     * it (PostgreSQL; the embedded database runs one transaction at a time: there, half a second), then
+     * the batch commits.
+     */
+    const whileBooking = async <T>(login: string, run: () => Promise<T>): Promise<T> => {
+      let booked!: (pid: number | null) => void;
+      const recorded = new Promise<number | null>((resolve) => (booked = resolve));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const ledger = server.app.ledger;
+      const held = ledger.write(async (tx) => {
+        await ledger.record(tx, [{ accountId: ids.get(login)!, ticket: 50, at: utc('2026-11-01T08:00:00Z'), amount: 200, rebalancing: false }]);
+        booked(backend === 'postgres' ? (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid : null);
+        await gate;
+      });
+      const pid = await recorded;
+      const running = run();
+      if (pid === null) await new Promise((resolve) => setTimeout(resolve, 500));
+      else {
+        // Until `run` waits for the batch's transaction (wherever it first needs the account's books).
+        const blocked = async () =>
+          (await server.app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]))[0]!.n > 0;
+        for (let i = 0; i < 200 && !(await blocked()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      release();
+      await held;
+      return running;
+    };
+    const openings = async (accountId: string) => (await history(accountId)).deals.filter((d) => d.type === 'Opening balance').map((d) => d.profit);
+
+    it('a replayed report waits for the batch and opens at what the deposit leaves unexplained: 1 000.00 − 200.00 = 800.00', async () => {
+      await send('7300004', { deals: { items: reportDeals, deleted: [] }, statement });
+      expect((await info('types-7300004')).balance).toBe(1_100);
+      // The report replayed again (its deals unchanged) while the batch books the deposit of Nov 1.
+      const res = await whileBooking('7300004', () => batch('7300004', { deals: { items: reportDeals, deleted: [] }, statement }));
+      expect(res.status).toBe(200);
+      expect(await openings('types-7300004')).toEqual([800]);
+      // 200.00 + 800.00 + 100.00 = 1 100.00: the report's balance, the deposit counted once.
+      expect((await info('types-7300004')).balance).toBe(1_100);
+    });
+
+    it('an imported report does the same', async () => {
+      const html = mt5Report({
+        login: '7300005', currency: 'USD', server: 'Types-Live', opening: 1_000,
+        trades: [{ position: 501, symbol: 'EURUSD', side: 'buy', volume: 0.1, open: { deal: 101, time: '2026.11.10 10:00:00', price: 1.1 }, close: { deal: 102, order: 601, time: '2026.11.11 10:00:00', price: 1.11, profit: 100 } }],
+      });
+      expect((await upload('types-7300005', html)).status).toBe(200);
+      const res = await whileBooking('7300005', () => upload('types-7300005', html));
+      expect(res.status).toBe(200);
+      expect(await openings('types-7300005')).toEqual([800]);
+      expect((await info('types-7300005')).balance).toBe(1_100);
     });
   });
 });

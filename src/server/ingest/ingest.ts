@@ -9,7 +9,7 @@ import {
   type IngestStatement,
 } from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
-import { accountBroker, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
+import { accountBroker, readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
 import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
 import {
   brokerDealsByTickets,
@@ -311,6 +311,9 @@ export class Ingest {
       if (account.source !== 'agent') {
         throw badRequest(`The account ${account.account} is fed by the simulated market: statements import into real accounts only.`);
       }
+      // Its books are locked before its deals are read (the lock an agent's batch takes to book them):
+      // a batch of the account's terminal is booked wholly before the import or after it.
+      await readBooks(tx, [account.id]);
       const step = await this.applyDeals(tx, account, deals, [], await canonical(tx, account.broker_id), (t) => t - utcOffsetMinutes * 60);
       const booked = statement ? await bookStatement(tx, this.ledger, account.id, statement, this.now() / 1000) : null;
       return { added: step.added, updated: step.updated, unchanged: step.unchanged, booked };
