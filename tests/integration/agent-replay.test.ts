@@ -35,23 +35,26 @@ describe.each(BACKENDS)('the reference agent replays a report through the ingest
   });
   afterAll(async () => server.close());
 
-  it('books the round trips and the deposit of the report, and a second replay changes nothing', async () => {
+  it('books the round trips, the deposit and the charge of the report, and a second replay changes nothing', async () => {
     const first = await replay(fs.readFileSync(REPORT), REPORT, options());
     // 9 deals: a deposit, two buys in, a partial out, a reversal, an out, a credit, a charge, a sell in.
-    expect(first).toEqual({ batches: 1, deals: 9, booked: 4 });
+    // Booked: the deposit, three round trips and the charge (the credit and the open sell book nothing).
+    expect(first).toEqual({ batches: 1, deals: 9, booked: 5 });
     const rows = await server.app.db.query<{ kind: string; ticket: number; profit: number; amount: number }>(
       'SELECT kind, ticket, profit, amount FROM deals WHERE account_id = $1 ORDER BY ticket',
       [accountId],
     );
-    expect(rows.map((r) => [r.kind, r.ticket])).toEqual([['deposit', 5001], ['trade', 5004], ['trade', 5005], ['trade', 5006]]);
+    expect(rows.map((r) => [r.kind, r.ticket])).toEqual([['deposit', 5001], ['trade', 5004], ['trade', 5005], ['trade', 5006], ['result', 5008]]);
     expect(rows[0]!.amount).toBe(5_000);
     // The closing deals' profits: 66.67 − 67.67 + 1,250.00.
-    expect(rows.slice(1).reduce((s, r) => s + r.profit, 0)).toBeCloseTo(1_249, 2);
+    expect(rows.slice(1, 4).reduce((s, r) => s + r.profit, 0)).toBeCloseTo(1_249, 2);
+    // The charge: a platform fee of −25.00.
+    expect(rows[4]!.amount).toBe(-25);
     const balance = (await one<{ balance: number }>('SELECT balance FROM accounts WHERE id = $1', [accountId])).balance;
 
     const again = await replay(fs.readFileSync(REPORT), REPORT, options());
     expect(again.booked).toBe(0);
-    expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM deals WHERE account_id = $1', [accountId])).n).toBe(4);
+    expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM deals WHERE account_id = $1', [accountId])).n).toBe(5);
     expect((await one<{ balance: number }>('SELECT balance FROM accounts WHERE id = $1', [accountId])).balance).toBe(balance);
     expect(lines.at(-1)).toBe('mt5-html: 9 deals of 7104455@OtherBroker-Demo sent in 1 batches; 0 rows booked.');
   });

@@ -1,7 +1,8 @@
 /**
  * Migration 10 on a database written before it: the agent commission deals the terminals sent become
  * rebate rows of the deals table, and each real account gets derived NAV rows from its first deal,
- * next to the rows taken live (which stay).
+ * next to the rows taken live (which stay). Migration 14 likewise books the charges, interest, bonuses
+ * and other balance operations the books dropped before it.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -64,5 +65,92 @@ describe.each(BACKENDS)('migration 10 on stored books (%s)', (backend) => {
     ]);
     // The simulated market's accounts keep their own NAV.
     expect(nav.some((r) => r.account_id === 2)).toBe(false);
+  });
+});
+
+describe.each(BACKENDS)('migration 14 on stored books (%s)', (backend) => {
+  let db: Database | undefined;
+  let schema: string | undefined;
+
+  afterEach(async () => {
+    await db?.close();
+    if (schema) {
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  });
+
+  it('books the stored charges, interest and bonuses the ledger dropped, on the balance where the books hold it, and derives NAV again', async () => {
+    schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+    db = backend === 'postgres' ? await openPostgres(process.env.TEST_DATABASE_URL!, schema) : await openPglite(null);
+    await db.exec('CREATE TABLE schema_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    for (const m of MIGRATIONS.filter((x) => x.version < 14)) {
+      await db.exec(`BEGIN; ${m.sql}; INSERT INTO schema_migrations (version, name) VALUES (${m.version}, 'v${m.version}'); COMMIT;`);
+    }
+    await db.exec(`
+      INSERT INTO brokers (broker_name, img_path) VALUES ('B', '/b.svg');
+      -- Account 1, imported from a statement: its balance is its rows' (deposit 1 000 + a trade netting 100 = 1 100).
+      -- Account 2, fed by a terminal, which reported 1 001.23 (its interest of 1.23 counted); its rows hold 1 000.
+      INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category, currency, balance, equity, hwm, dd_peak, source)
+        VALUES ('real-1', '1', 'Real 1', 1, 'S', 'S', 'SMA', 'EUR', 1100, 1100, 1000, 1000, 'agent'),
+               ('real-2', '2', 'Real 2', 1, 'S', 'S', 'SMA', 'EUR', 1001.23, 1001.23, 1000, NULL, 'agent');
+      INSERT INTO deals (account_id, kind, datetime, amount, net, ticket) VALUES
+        (1, 'deposit', '2026-11-20T08:00:00Z', 1000, 0, 1),
+        (1, 'trade', '2026-11-21T15:00:00Z', 0, 100, 3),
+        (2, 'deposit', '2026-11-20T08:00:00Z', 1000, 0, 1);
+      INSERT INTO broker_deals (account_id, ticket, position_id, type, entry, symbol, volume, price, commission, fee, swap, profit, time_utc, broker_time)
+        VALUES (1, 1, 0, 2, 'in', '', 0, 0, 0, 0, 0, 1000, '2026-11-20T08:00:00Z', 1795000000),
+               (1, 5, 0, 4, 'in', '', 0, 0, 0, 0, 0, -5, '2026-11-22T06:00:00Z', 1795000000),
+               (1, 6, 0, 6, 'in', '', 0, 0, 0, 0, 0, 100, '2026-11-24T06:00:00Z', 1795000000),
+               (1, 7, 0, 3, 'in', '', 0, 0, 0, 0, 0, 500, '2026-11-24T07:00:00Z', 1795000000),
+               (2, 1, 0, 2, 'in', '', 0, 0, 0, 0, 0, 1000, '2026-11-20T08:00:00Z', 1795000000),
+               (2, 2, 0, 12, 'in', '', 0, 0, 0, 1.23, 0, 0, '2026-11-21T06:00:00Z', 1795000000);
+      INSERT INTO nav_snapshots (account_id, day, balance, equity, taken_at, derived) VALUES
+        (1, '2026-11-20', 1000, 1000, '2026-11-21T00:00:00Z', true),
+        (1, '2026-11-21', 1100, 1100, '2026-11-22T00:00:00Z', true),
+        (1, '2026-11-22', 1100, 1100, '2026-11-23T00:00:00Z', true),
+        (1, '2026-11-23', 1100, 1120, '2026-11-24T00:00:00Z', false),
+        (1, '2026-11-24', 1100, 1100, '2026-11-25T00:00:00Z', true);
+    `);
+    expect(await migrate(db)).toEqual([14]);
+    const deals = await db.query<{ account_id: number; kind: string; amount: number; ticket: number; deal_type: number | null }>(
+      'SELECT account_id, kind, amount, ticket, deal_type FROM deals ORDER BY account_id, ticket',
+    );
+    // The charge a result, the bonus a deposit, the interest (its money in the fee column) a result; the credit nothing.
+    expect(deals.map((d) => [d.account_id, d.kind, d.amount, d.ticket, d.deal_type])).toEqual([
+      [1, 'deposit', 1_000, 1, null],
+      [1, 'trade', 0, 3, null],
+      [1, 'result', -5, 5, 4],
+      [1, 'deposit', 100, 6, 6],
+      [2, 'deposit', 1_000, 1, null],
+      [2, 'result', 1.23, 2, 12],
+    ]);
+    const accounts = await db.query<{ id: number; balance: number; equity: number; hwm: number; dd_peak: number | null }>(
+      'SELECT id, balance, equity, hwm, dd_peak FROM accounts ORDER BY id',
+    );
+    // Account 1: 1 100 − 5 + 100 = 1 195; the bonus raises the mark and the peak by 100. Account 2 keeps its terminal's 1 001.23.
+    expect(accounts.map((a) => [a.id, a.balance, a.equity, a.hwm, a.dd_peak])).toEqual([
+      [1, 1_195, 1_195, 1_100, 1_100],
+      [2, 1_001.23, 1_001.23, 1_000, null],
+    ]);
+    const nav = await db.query<{ account_id: number; day: string; balance: number; equity: number; derived: boolean }>(
+      "SELECT account_id, to_char(day, 'YYYY-MM-DD') AS day, balance, equity, derived FROM nav_snapshots WHERE day <= '2026-11-24' ORDER BY account_id, day",
+    );
+    // Account 1: Nov 22 1 100 − 5 = 1 095; Nov 23 taken live, kept; Nov 24 1 095 + 100 = 1 195.
+    // Account 2 had none: derived from its first deal, 1 000 on Nov 20, 1 001.23 from Nov 21.
+    expect(nav.map((r) => [r.account_id, r.day, r.balance, r.equity, r.derived])).toEqual([
+      [1, '2026-11-20', 1_000, 1_000, true],
+      [1, '2026-11-21', 1_100, 1_100, true],
+      [1, '2026-11-22', 1_095, 1_095, true],
+      [1, '2026-11-23', 1_100, 1_120, false],
+      [1, '2026-11-24', 1_195, 1_195, true],
+      [2, '2026-11-20', 1_000, 1_000, true],
+      [2, '2026-11-21', 1_001.23, 1_001.23, true],
+      [2, '2026-11-22', 1_001.23, 1_001.23, true],
+      [2, '2026-11-23', 1_001.23, 1_001.23, true],
+      [2, '2026-11-24', 1_001.23, 1_001.23, true],
+    ]);
   });
 });

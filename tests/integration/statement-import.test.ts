@@ -91,7 +91,7 @@ describe.each(BACKENDS)('statement import into an account (%s)', (backend) => {
     await server.close();
   });
 
-  it('imports the report: nine deals added, booked as one deposit and three round trips', async () => {
+  it('imports the report: nine deals added, booked as one deposit, three round trips and a charge', async () => {
     expect(await balanceOf()).toBe(0);
     const res = await upload(LOGIN, NETTING, admin);
     expect(res.status).toBe(200);
@@ -100,21 +100,24 @@ describe.each(BACKENDS)('statement import into an account (%s)', (backend) => {
     // By hand from the report: the deposit (5001); position 7001 bought 2 @ 15 120.5 and 1 @ 15 160.5
     // (average 15 133.8333, commission −3), sold 1 (5004: −1 own, −1 its third of the opening), then
     // sold 4 in/out (5005: closes the 2 left, −4 own, −2 the rest of the opening; opens a sell of 2),
-    // bought 2 out (5006). The credit (5007), the charge (5008) and the still-open EURUSD (5009) book
-    // no deal row. Newest first, times moved from broker time (UTC+2) to UTC.
+    // bought 2 out (5006). The charge (5008, a platform fee of −25.00) is a result of the account, a row
+    // of its own; the credit (5007) and the still-open EURUSD (5009) book no deal row. Newest first,
+    // times moved from broker time (UTC+2) to UTC.
     const deals = await dealsOf();
     expect(deals.map((d) => ({ type: d.type, symbol: d.symbol, quantity: d.quantity, profit: d.profit, commission: d.commission, swap: d.swap, datetime: d.datetime }))).toEqual([
+      { type: 'Charge', symbol: '', quantity: 0, profit: -25, commission: 0, swap: 0, datetime: utc('2023-11-07T00:00:00') },
       { type: 'Sell', symbol: 'GER40', quantity: 2, profit: 1250, commission: -2, swap: -3.1, datetime: utc('2023-11-06T11:00:00') },
       { type: 'Buy', symbol: 'GER40', quantity: 2, profit: -67.67, commission: -6, swap: 0, datetime: utc('2023-11-03T14:00:00') },
       { type: 'Buy', symbol: 'GER40', quantity: 1, profit: 66.67, commission: -2, swap: 0, datetime: utc('2023-11-03T09:15:00') },
       { type: 'Deposit', symbol: '', quantity: 0, profit: 5000, commission: 0, swap: 0, datetime: utc('2023-11-01T08:00:00') },
     ]);
-    expect(deals[2]!.open_price).toBeCloseTo(45_401.5 / 3, 6);
-    expect(deals[2]!.close_price).toBe(15_200.5);
-    expect(deals[0]!.open_price).toBe(15_100);
-    expect(deals[0]!.close_price).toBe(14_475);
-    // 5 000 + (66.67 − 2) + (−67.67 − 6) + (1 250 − 3.10 − 2): the report's own balance after deal 5006.
-    expect(await balanceOf()).toBeCloseTo(6_235.9, 2);
+    expect(deals[3]!.open_price).toBeCloseTo(45_401.5 / 3, 6);
+    expect(deals[3]!.close_price).toBe(15_200.5);
+    expect(deals[1]!.open_price).toBe(15_100);
+    expect(deals[1]!.close_price).toBe(14_475);
+    // 5 000 + (66.67 − 2) + (−67.67 − 6) + (1 250 − 3.10 − 2) − 25: the report's own balance after deal
+    // 5008 (6 210.90); 5009's entry commission of −0.60 is booked when its position closes.
+    expect(await balanceOf()).toBeCloseTo(6_210.9, 2);
     expect((await auditRows()).map((r) => r.detail)).toEqual([{ account: accountId, format: 'mt5-html', added: 9, updated: 0, skipped: 0 }]);
   });
 
@@ -134,7 +137,7 @@ describe.each(BACKENDS)('statement import into an account (%s)', (backend) => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ added: 0, updated: 9, skipped: 0 });
     expect((await dealsOf()).at(-1)!.datetime).toBe(Date.parse('2023-11-01T08:00:00Z') / 1000 - 180 * 60);
-    expect(await balanceOf()).toBeCloseTo(6_235.9, 2);
+    expect(await balanceOf()).toBeCloseTo(6_210.9, 2);
     // Back to UTC+2 for the tests that follow.
     expect((await upload(accountId, NETTING, admin)).body).toMatchObject({ added: 0, updated: 9, skipped: 0 });
   });

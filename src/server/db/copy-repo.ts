@@ -1,4 +1,5 @@
 import type { CopyTrade } from '#shared/analytics/copy-quality.ts';
+import type { LedgerEntry } from '#shared/analytics/series.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 
@@ -174,13 +175,13 @@ export async function setRiskLimits(q: Queryable, limits: RiskLimits): Promise<v
   );
 }
 
-/** Cash flows and closed trades of these accounts since `fromS`, and each account's balance before it. */
+/** The ledger entries of these accounts since `fromS` (every deal row: trades, cash flows, rebates, results), and each account's balance before it. */
 export async function ledgerSince(
   q: Queryable,
   accountIds: readonly number[],
   fromS: number,
-): Promise<{ entries: Map<number, { time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }[]>; opening: Map<number, number> }> {
-  const entries = new Map<number, { time: number; kind: 'trade' | 'deposit' | 'withdrawal'; net: number }[]>();
+): Promise<{ entries: Map<number, { time: number; kind: LedgerEntry['kind']; net: number }[]>; opening: Map<number, number> }> {
+  const entries = new Map<number, { time: number; kind: LedgerEntry['kind']; net: number }[]>();
   const opening = new Map<number, number>();
   if (accountIds.length === 0) return { entries, opening };
   // One JSON array, as for the trades above.
@@ -190,7 +191,7 @@ export async function ledgerSince(
        FROM deals WHERE account_id = ANY($1::int[]) AND datetime >= $2`,
     [[...accountIds], new Date(fromS * 1000)],
   );
-  const rows = (typeof row?.rows === 'string' ? JSON.parse(row.rows) : (row?.rows ?? [])) as [number, number, 'trade' | 'deposit' | 'withdrawal', number | string][];
+  const rows = (typeof row?.rows === 'string' ? JSON.parse(row.rows) : (row?.rows ?? [])) as [number, number, LedgerEntry['kind'], number | string][];
   for (const [accountId, time, kind, net] of rows) {
     const list = entries.get(accountId) ?? [];
     list.push({ time, kind, net: Number(net) });

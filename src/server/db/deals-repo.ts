@@ -3,12 +3,14 @@ import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
 /**
- * What a deal row is: a closed trade, a cash flow, or a rebate credited to the balance (an MT5 agent
- * commission deal). The money of a trade is its `net`; of the others, `amount`.
+ * What a deal row is: a closed trade, a cash flow (a deposit or withdrawal, a broker's bonus among
+ * them), a rebate credited to the balance (an MT5 agent commission deal), or a result of the account
+ * booked as a deal of its own (a charge, commission, interest, dividend, tax or correction). The money
+ * of a trade is its `net`; of the others, `amount`.
  */
-export type DealKind = 'trade' | 'deposit' | 'withdrawal' | 'rebate';
+export type DealKind = 'trade' | 'deposit' | 'withdrawal' | 'rebate' | 'result';
 
-/** A row of the deals table: a closed trade, a cash flow or a rebate credited. */
+/** A row of the deals table: a closed trade, a cash flow, a rebate credited or a result of the account. */
 export interface DealEntry {
   accountId: number;
   kind: DealKind;
@@ -41,9 +43,14 @@ export interface DealEntry {
   copyOf: number | null;
   /** An imported statement's opening balance (a cash flow): the balance before the statement's period. */
   opening?: boolean;
+  /**
+   * The MT5 type of the broker's deal a balance row was booked from, where its kind does not name it:
+   * a bonus (a cash flow) or a result of the account (charge, interest, …); null otherwise.
+   */
+  dealType?: number | null;
 }
 
-/** Stores deal rows (trades and cash flows) in the order given. */
+/** Stores deal rows (trades, cash flows, rebates credited, results of the account) in the order given. */
 export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Promise<void> {
   await insertMany(
     q,
@@ -51,13 +58,13 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
     [
       'account_id', 'kind', 'symbol', 'type', 'category', 'quantity', 'open_price', 'close_price', 'opened_at',
       'datetime', 'amount', 'profit', 'swap', 'commission', 'fee', 'rebate', 'net', 'mae', 'mfe', 'exec_duration_ms',
-      'is_rebalancing', 'ticket', 'position_id', 'copy_of', 'is_opening',
+      'is_rebalancing', 'ticket', 'position_id', 'copy_of', 'is_opening', 'deal_type',
     ],
     deals.map((d) => [
       d.accountId, d.kind, d.symbol, d.type, d.category, d.quantity, d.openPrice, d.closePrice,
       d.openedAt === null ? null : new Date(d.openedAt * 1000), new Date(d.at * 1000), d.amount, d.profit, d.swap,
       d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket, d.positionId, d.copyOf,
-      d.opening ?? false,
+      d.opening ?? false, d.dealType ?? null,
     ]),
   );
 }
@@ -82,13 +89,15 @@ export interface DealRecord {
   is_rebalancing: boolean;
   /** An imported statement's opening balance: the balance before its period, the account's starting capital. */
   is_opening: boolean;
+  /** The MT5 type of a bonus or a result of the account (DealEntry.dealType); null otherwise. */
+  deal_type: number | null;
 }
 
 /** An account's deals, oldest first. */
 export async function dealsOf(q: Queryable, accountId: number): Promise<DealRecord[]> {
   return q.query<DealRecord>(
     `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
-            commission, fee, rebate, net, is_rebalancing, is_opening
+            commission, fee, rebate, net, is_rebalancing, is_opening, deal_type
      FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
     [accountId],
   );
@@ -171,7 +180,7 @@ export async function balanceMoves(
 const ENTRY_COLUMNS = `account_id AS "accountId", kind, symbol, type, category, quantity, open_price AS "openPrice",
   close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS at,
   amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket,
-  position_id AS "positionId", copy_of AS "copyOf", is_opening AS opening`;
+  position_id AS "positionId", copy_of AS "copyOf", is_opening AS opening, deal_type AS "dealType"`;
 
 /** An account's deal rows of these broker tickets, locked until the transaction ends. */
 export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<DealEntry[]> {

@@ -480,6 +480,53 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (reason IN ('pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'duplicate'));
     `,
   },
+  {
+    version: 14,
+    name: 'every balance-moving MT5 deal type on the books: results of the account, bonuses',
+    // The rules are src/shared/domain/deal-types.ts's and ledger/books.ts's (bookResult, bookCashFlow).
+    // The backfill runs once, on the broker deals stored before the ledger booked these types (charge,
+    // correction, bonus, commissions, interest, dividends, tax): each becomes its deal row (a result of
+    // the account, kind 'result'; a bonus, a cash flow). An account whose stored balance is its rows'
+    // sum holds the books' own balance (an imported statement's): it moves by them, its equity with
+    // it; any other holds what its terminal reported, which counted them already. A bonus moves the
+    // high-water mark and the drawdown peak, as a deposit does. The derived end-of-day NAV of those
+    // accounts is made again from their earliest such deal (rows taken live stay).
+    sql: `
+      ALTER TABLE deals DROP CONSTRAINT deals_kind_check;
+      ALTER TABLE deals ADD CONSTRAINT deals_kind_check CHECK (kind IN ('trade', 'deposit', 'withdrawal', 'rebate', 'result'));
+      ALTER TABLE deals ADD COLUMN deal_type SMALLINT;
+      CREATE TEMP TABLE unbooked ON COMMIT DROP AS
+        SELECT b.account_id, b.ticket, b.type, b.time_utc, b.profit + b.commission + b.fee + b.swap AS money
+        FROM broker_deals b
+        WHERE b.type IN (4, 5, 6, 7, 8, 9, 12, 15, 16, 17) AND b.profit + b.commission + b.fee + b.swap <> 0
+          AND NOT EXISTS (SELECT 1 FROM deals d WHERE d.account_id = b.account_id AND d.ticket = b.ticket);
+      UPDATE accounts a SET balance = a.balance + u.money, equity = a.equity + u.money
+        FROM (SELECT account_id, sum(money) AS money FROM unbooked GROUP BY account_id) u
+        WHERE a.id = u.account_id
+          AND a.balance = (SELECT coalesce(sum(CASE WHEN kind = 'trade' THEN net ELSE amount END), 0) FROM deals WHERE account_id = a.id);
+      UPDATE accounts a SET hwm = greatest(0, a.hwm + u.money), dd_peak = a.dd_peak + u.money
+        FROM (SELECT account_id, sum(money) AS money FROM unbooked WHERE type = 6 GROUP BY account_id) u
+        WHERE a.id = u.account_id;
+      INSERT INTO deals (account_id, kind, datetime, amount, ticket, deal_type)
+        SELECT account_id, CASE WHEN type <> 6 THEN 'result' WHEN money >= 0 THEN 'deposit' ELSE 'withdrawal' END, time_utc, money, ticket, type
+        FROM unbooked;
+      INSERT INTO nav_snapshots (account_id, day, balance, equity, taken_at, derived)
+        SELECT a.id, d.day, b.balance, b.balance, (d.day + 1)::timestamp AT TIME ZONE 'UTC', true
+        FROM accounts a
+        JOIN LATERAL (SELECT (min(datetime) AT TIME ZONE 'UTC')::date AS first FROM deals WHERE account_id = a.id) f ON f.first IS NOT NULL
+        CROSS JOIN LATERAL (SELECT g::date AS day FROM generate_series(f.first, (now() AT TIME ZONE 'UTC')::date - 1, interval '1 day') g) d
+        CROSS JOIN LATERAL (SELECT coalesce(sum(CASE WHEN kind = 'trade' THEN net ELSE amount END), 0) AS balance
+                            FROM deals WHERE account_id = a.id AND datetime < (d.day + 1)::timestamp AT TIME ZONE 'UTC') b
+        WHERE a.id IN (SELECT account_id FROM unbooked)
+        ON CONFLICT (account_id, day) DO NOTHING;
+      UPDATE nav_snapshots n SET (balance, equity) = (
+          SELECT s.balance, s.balance FROM (
+            SELECT coalesce(sum(CASE WHEN kind = 'trade' THEN net ELSE amount END), 0) AS balance
+            FROM deals WHERE account_id = n.account_id AND datetime < (n.day + 1)::timestamp AT TIME ZONE 'UTC') s)
+        FROM (SELECT account_id, (min(time_utc) AT TIME ZONE 'UTC')::date AS first FROM unbooked GROUP BY account_id) f
+        WHERE n.account_id = f.account_id AND n.derived AND n.day >= f.first;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in order. */

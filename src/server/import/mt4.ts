@@ -1,5 +1,6 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
+import { balanceEffect } from '#shared/domain/deal-types.ts';
 import { mt4Header } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
 import type { ReportContent } from './content.ts';
@@ -103,8 +104,6 @@ const at = (row: GridRow, columns: Columns, field: string): CellValue | undefine
 interface Row extends Keyed {
   deals: IngestDeal[];
   position?: IngestPosition;
-  /** The money the row moves the balance by. */
-  money: number;
   /** "from #…": the ticket it was split from. */
   from?: number;
 }
@@ -161,7 +160,8 @@ export function parseMt4(grid: Grid, fileName?: string): Mt4Statement {
   for (const deal of deals) if (deal.position_id !== 0) deal.position_id = rootOf(deal.position_id);
   for (const position of positions) position.identifier = rootOf(position.identifier);
 
-  const rowsBalance = cents(kept.reduce((sum, row) => sum + row.money, 0));
+  // What the imported deals move the balance by (a row skipped as invalid has none: it is not imported).
+  const rowsBalance = cents(deals.reduce((sum, deal) => sum + balanceEffect(deal), 0));
   const { figures, complete } = mt4Figures(grid, end);
   const warning = disagreement(figures.balance, rowsBalance, header.account.currency);
   if (warning) warnings.push(warning);
@@ -222,8 +222,8 @@ function closedRow(row: GridRow, columns: Columns, line: number, warnings: strin
         ...(text || comment ? { comment: (text ?? comment)!.slice(0, 64) } : {}),
       },
     ]);
-    // A credit is lent by the broker: it is not the account's balance.
-    return { key: ticket, line, deals, money: typeText === 'balance' ? profit : 0 };
+    // A credit is lent by the broker: it is not the account's balance (balanceEffect counts it as nothing).
+    return { key: ticket, line, deals };
   }
 
   const side = sideOf(typeText);
@@ -272,7 +272,7 @@ function closedRow(row: GridRow, columns: Columns, line: number, warnings: strin
       profit,
     },
   ]);
-  return { key: ticket, line, deals, money: commission + fee + swap + profit, ...(from === undefined ? {} : { from }) };
+  return { key: ticket, line, deals, ...(from === undefined ? {} : { from }) };
 }
 
 /** The deals if each passes the ingest contract, else none of the row's (with a warning). */
@@ -339,5 +339,5 @@ function openRow(row: GridRow, columns: Columns, line: number, warnings: string[
   ]);
   if (deals.length === 0) return null;
   const from = splitOf(comment);
-  return { key: ticket, line, deals, position: position.data, money: 0, ...(from === undefined ? {} : { from }) };
+  return { key: ticket, line, deals, position: position.data, ...(from === undefined ? {} : { from }) };
 }

@@ -1,5 +1,6 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
+import { balanceEffect } from '#shared/domain/deal-types.ts';
 import { mt5Header, type Accounting } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
 import type { ReportContent } from './content.ts';
@@ -265,8 +266,6 @@ export function parseMt5(grid: Grid, fileName?: string): Mt5Statement {
   let opening: Mt5Statement['opening'] = null;
   let rowsBalance = 0;
   deals.forEach((deal, i) => {
-    const money = balanceEffect(deal);
-    rowsBalance += money;
     const parsed = IngestDeal.safeParse({
       ticket: deal.key,
       position_id: positionIds[i],
@@ -288,6 +287,9 @@ export function parseMt5(grid: Grid, fileName?: string): Mt5Statement {
       return;
     }
     valid.push(parsed.data);
+    // Only what is imported counts: a skipped row's money never reaches the books.
+    const money = balanceEffect(parsed.data);
+    rowsBalance += money;
     // The running balance printed beside the first deal, less that deal's money: the balance before the report's period.
     if (valid.length === 1 && deal.balance !== null) opening = { ticket: deal.key, balance: cents(deal.balance - money) };
   });
@@ -308,11 +310,6 @@ export function parseMt5(grid: Grid, fileName?: string): Mt5Statement {
     rowsBalance,
     complete: complete && grid.whole,
   };
-}
-
-/** What a deal does to the balance: everything but a credit (which MT5 keeps apart from the balance). */
-function balanceEffect(deal: RawDeal): number {
-  return deal.type === 3 ? 0 : deal.profit + deal.commission + deal.fee + deal.swap;
 }
 
 function dealRow(row: GridRow, columns: Columns, line: number, warnings: string[]): RawDeal | null {

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
+import { cents } from '#shared/analytics/stats.ts';
+import { balanceOperations, roundTrips } from '#server/ingest/mt5-books.ts';
+import { entryOf } from '#server/ledger/rules.ts';
 import { MT5_XLSX_SHEET } from '../../../tests/fixtures/reports/mt5-xlsx-sheet.ts';
 import { unzipSync, zipSync } from 'fflate';
 import { mt5Report } from '../../../tests/fixtures/reports/mt5-report.ts';
@@ -575,5 +578,76 @@ describe('an MT4 statement in another language: read by its structure', () => {
     expect(german).not.toContain('>Closed Transactions:');
     const read = (text: string) => parseStatement(new TextEncoder().encode(text));
     expect(await read(german)).toEqual(await read(english));
+  });
+});
+
+describe('an MT5 report with the balance operations MetaTrader books beside the trades', () => {
+  // 1 000.00 before the period; a trade +100.00 (Jan 6); a charge −5.00, interest +1.23, a dividend +4.50 and its
+  // tax −0.68, a commission deal −7.00 and a bonus +100.00; a credit of 500.00, kept apart from the balance.
+  // Balance: 1 000.00 + 100.00 = 1 100.00; − 5.00 = 1 095.00; + 1.23 = 1 096.23; + 4.50 = 1 100.73; − 0.68 = 1 100.05;
+  // − 7.00 = 1 093.05; + 100.00 = 1 193.05.
+  const spec = {
+    login: '8800003',
+    opening: 1_000,
+    trades: [
+      {
+        position: 501, symbol: 'EURUSD', side: 'buy' as const, volume: 0.1,
+        open: { deal: 101, time: '2024.01.05 10:00:00', price: 1.1 },
+        close: { deal: 102, order: 601, time: '2024.01.06 10:00:00', price: 1.11, profit: 100 },
+      },
+    ],
+    cashFlows: [
+      { deal: 103, time: '2024.01.07 00:00:00', amount: -5, type: 'charge', comment: 'Account fee' },
+      { deal: 104, time: '2024.01.08 00:00:00', amount: 1.23, type: 'interest' },
+      { deal: 105, time: '2024.01.09 00:00:00', amount: 4.5, type: 'dividend' },
+      { deal: 106, time: '2024.01.09 00:00:01', amount: -0.68, type: 'tax' },
+      { deal: 107, time: '2024.01.10 00:00:00', amount: -7, type: 'commission' },
+      { deal: 108, time: '2024.01.11 00:00:00', amount: 100, type: 'bonus' },
+      { deal: 109, time: '2024.01.12 00:00:00', amount: 500, type: 'credit' },
+    ],
+  };
+
+  it('reads each with its type, adds them up to the stated balance without a warning, and the books reach the same balance', async () => {
+    const statement = await parseStatement(new TextEncoder().encode(mt5Report(spec)));
+    expect(statement.deals.filter((d) => d.position_id === 0).map((d) => [d.ticket, d.type, d.profit])).toEqual([
+      [103, 4, -5], [104, 12, 1.23], [105, 15, 4.5], [106, 17, -0.68], [107, 7, -7], [108, 6, 100], [109, 3, 500],
+    ]);
+    expect(statement.stated.balance).toBe(1_193.05);
+    expect(statement.rowsBalance).toBe(1_193.05);
+    expect(statement.warnings).toEqual([]);
+    // What the books make of the same deals: the opening, the round trip's net and every balance operation.
+    const trips = roundTrips(1, statement.deals);
+    const operations = balanceOperations(1, statement.deals).map((e) => entryOf(e).amount);
+    const books = cents(statement.opening!.balance + trips.reduce((s, t) => s + t.profit + t.commission + t.swap + t.fee, 0) + operations.reduce((s, x) => s + x, 0));
+    expect(books).toBe(1_193.05);
+  });
+
+  it("counts only the deals it imports: a skipped row's money is not in the rows' balance", async () => {
+    // Deal 107's volume is past the contract's limit: the row is skipped, so the books never see its −7.00;
+    // the rows add up to 1 193.05 + 7.00 = 1 200.05, and the report's 1 193.05 differs by −7.00.
+    const html = mt5Report(spec).replace('<td>107</td><td></td><td>commission</td><td></td><td></td>', '<td>107</td><td></td><td>commission</td><td></td><td>9999999999</td>');
+    const statement = await parseStatement(new TextEncoder().encode(html));
+    expect(statement.deals.map((d) => d.ticket)).not.toContain(107);
+    expect(statement.rowsBalance).toBe(1_200.05);
+    expect(statement.warnings).toEqual([
+      expect.stringMatching(/^Row \d+: deal 107 skipped \(/),
+      "The report states a balance of 1 193.05 USD, but its rows add up to 1 200.05 USD (a difference of -7.00 USD): the rows are imported as they are, so the account's balance will be 1 200.05 USD.",
+    ]);
+  });
+});
+
+describe('an MT4 statement with a row that cannot be imported', () => {
+  it("leaves that row's money out of the rows' balance, and says the balance the account will have", async () => {
+    const text = new TextDecoder('windows-1252').decode(fixture('mt4-statement-cp1252.htm'));
+    // Ticket 30001001 (+350.00, commission −7.00, swap −0.45: 342.55) with a size past the contract's limit is skipped.
+    const broken = text.replace('<td class=mspt>1.00</td><td>eurusd</td>', '<td class=mspt>9999999999</td><td>eurusd</td>');
+    expect(broken).not.toBe(text);
+    const statement = await parseStatement(new TextEncoder().encode(broken));
+    // By hand: the statement's 8 538.15 less the skipped 342.55 = 8 195.60.
+    expect(statement.rowsBalance).toBe(8_195.6);
+    expect(statement.warnings).toEqual([
+      expect.stringMatching(/^Row \d+: skipped \(/),
+      "The report states a balance of 8 538.15 USD, but its rows add up to 8 195.60 USD (a difference of 342.55 USD): the rows are imported as they are, so the account's balance will be 8 195.60 USD.",
+    ]);
   });
 });

@@ -141,10 +141,28 @@ export function mt4Figures(grid: Grid, from: number): { figures: StatedFigures; 
   };
 }
 
-/** Money as MetaTrader prints it: a space between thousands, two decimals ("−14 030.71" with a hyphen). */
-export function money(amount: number): string {
-  const [whole, decimals] = Math.abs(amount).toFixed(2).split('.') as [string, string];
-  return `${amount < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')}.${decimals}`;
+/**
+ * The decimals of a currency's amounts (2 for USD, 0 for JPY, 3 for KWD), as the ICU data of the
+ * runtime knows them; 2 without a currency, or for a code that is not one.
+ */
+export function currencyDigits(currency: string | null | undefined): number {
+  if (!currency) return 2;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/**
+ * Money as MetaTrader prints it: a space between thousands, the currency's decimals ("-14 030.71" USD
+ * with a hyphen, "3 000 691" JPY).
+ */
+export function money(amount: number, currency?: string | null): string {
+  const text = Math.abs(amount).toFixed(currencyDigits(currency));
+  const [whole, decimals] = text.split('.') as [string, string | undefined];
+  const sign = amount < 0 && Number(text) !== 0 ? '-' : '';
+  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ')}${decimals === undefined ? '' : `.${decimals}`}`;
 }
 
 /**
@@ -156,9 +174,10 @@ export function disagreement(stated: number | null, rows: number, currency: stri
   const difference = cents(stated - rows);
   if (Math.abs(difference) < 0.01) return null;
   const unit = currency ? ` ${currency}` : '';
+  const m = (amount: number) => money(amount, currency);
   return (
-    `The report states a balance of ${money(stated)}${unit}, but its rows add up to ${money(rows)}${unit} ` +
-    `(a difference of ${money(difference)}${unit}): the rows are imported as they are, so the account's balance ` +
-    `will be ${money(rows)}${unit}.`
+    `The report states a balance of ${m(stated)}${unit}, but its rows add up to ${m(rows)}${unit} ` +
+    `(a difference of ${m(difference)}${unit}): the rows are imported as they are, so the account's balance ` +
+    `will be ${m(rows)}${unit}.`
   );
 }

@@ -29,6 +29,10 @@ export async function bookStatement(
   statement: IngestStatement,
   nowS: number,
 ): Promise<StatementBooked> {
+  // The account's books are locked before anything of them is read, with the lock an agent's batch
+  // takes to book (readBooks, FOR NO KEY UPDATE): no batch books deals of the account between what is
+  // read here and the entries booked from it; a batch holding it is waited for, and its deals are read.
+  await readBooks(tx, [accountId]);
   if (statement.opening) await saveBalanceAnchor(tx, accountId, statement.opening.before_ticket, statement.opening.balance);
   const anchors = await balanceAnchors(tx, accountId);
   let opening: number | null = null;

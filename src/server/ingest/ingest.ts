@@ -9,7 +9,7 @@ import {
   type IngestStatement,
 } from '#shared/contract/ingest.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
-import { accountBroker, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
+import { accountBroker, readBooks, saveReportedState, touchAccounts } from '#server/db/accounts-repo.ts';
 import { agentAccounts, batchAnswer, lockSession, saveBatch, saveSession, type AgentAccount } from '#server/db/agents-repo.ts';
 import {
   brokerDealsByTickets,
@@ -28,7 +28,7 @@ import { entryOf, type BookEvent, type ClosedTrade } from '#server/ledger/rules.
 import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
 import { bookStatement, type StatementBooked } from '#server/import/statement-books.ts';
-import { cashFlows, categoryOf, rebateCredits, roundTrips, symbolNamer, type BrokerDeal } from './mt5-books.ts';
+import { balanceOperations, categoryOf, roundTrips, symbolNamer, type BrokerDeal } from './mt5-books.ts';
 
 export interface Agent {
   id: number;
@@ -75,7 +75,10 @@ async function canonical(q: Queryable, brokerId: number): Promise<(symbol: strin
 const price = (x: number | null) => (x === null ? null : roundTo(x, 6));
 /** What a deal row is judged by, as stored (prices to 6 places, money to the cent): a change in any rebooks it. */
 const fingerprint = (d: DealEntry) =>
-  JSON.stringify([d.kind, roundTo(d.quantity, 4), cents(d.amount), cents(d.net), d.at, d.openedAt, price(d.openPrice), price(d.closePrice), d.symbol, d.type]);
+  JSON.stringify([
+    d.kind, roundTo(d.quantity, 4), cents(d.amount), cents(d.net), d.at, d.openedAt, price(d.openPrice), price(d.closePrice), d.symbol, d.type,
+    d.dealType ?? null,
+  ]);
 
 /**
  * Applies agents' batches (Ingest API v1) to the books, one transaction per batch: the session's
@@ -269,8 +272,8 @@ export class Ingest {
     await upsertBrokerDeals(tx, account.id, incoming);
     const current = await brokerDealsOfPositions(tx, account.id, [...positions]);
     const booked = await this.rebook(tx, account.id, {
-      before: [...roundTrips(account.id, previous), ...cashFlows(account.id, before), ...rebateCredits(account.id, before)],
-      after: [...(await linkedTrips(tx, account.id, current)), ...cashFlows(account.id, incoming), ...rebateCredits(account.id, incoming)],
+      before: [...roundTrips(account.id, previous), ...balanceOperations(account.id, before)],
+      after: [...(await linkedTrips(tx, account.id, current)), ...balanceOperations(account.id, incoming)],
     });
     return { added, updated: incoming.length - added - unchanged, unchanged, deleted: before.filter((d) => deleted.has(d.ticket)).length, booked };
   }
@@ -308,6 +311,9 @@ export class Ingest {
       if (account.source !== 'agent') {
         throw badRequest(`The account ${account.account} is fed by the simulated market: statements import into real accounts only.`);
       }
+      // Its books are locked before its deals are read (the lock an agent's batch takes to book them):
+      // a batch of the account's terminal is booked wholly before the import or after it.
+      await readBooks(tx, [account.id]);
       const step = await this.applyDeals(tx, account, deals, [], await canonical(tx, account.broker_id), (t) => t - utcOffsetMinutes * 60);
       const booked = statement ? await bookStatement(tx, this.ledger, account.id, statement, this.now() / 1000) : null;
       return { added: step.added, updated: step.updated, unchanged: step.unchanged, booked };
@@ -315,8 +321,8 @@ export class Ingest {
   }
 
   /**
-   * Books what changed between the round trips, cash flows and rebates credited that the deals made
-   * before and make now: a row that is new is recorded, one that changed is taken back and recorded
+   * Books what changed between the round trips and balance operations (cash flows, rebates credited,
+   * results of the account) that the deals made before and make now: a row that is new is recorded, one that changed is taken back and recorded
    * again, one that is gone is taken back. Returns the rows booked.
    */
   private async rebook(tx: Queryable, accountId: number, change: { before: BookEvent[]; after: BookEvent[] }): Promise<number> {

@@ -1,7 +1,8 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { categoryOfSymbol, canonicalSymbol } from '#shared/domain/instruments.ts';
 import { DEAL_TYPE } from '#shared/contract/ingest.ts';
-import type { CashFlow, ClosedTrade, RebateCredit } from '#server/ledger/rules.ts';
+import { balanceEffect, dealRole } from '#shared/domain/deal-types.ts';
+import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from '#server/ledger/rules.ts';
 
 /** A deal as the broker reported it, its symbol canonical and its time in UTC (epoch seconds). */
 export interface BrokerDeal {
@@ -30,7 +31,7 @@ export const symbolNamer =
   (map: ReadonlyMap<string, string>) =>
   (symbol: string): string =>
     map.get(symbol) ?? canonicalSymbol(symbol);
-const isTrade = (d: BrokerDeal) => d.type === DEAL_TYPE.buy || d.type === DEAL_TYPE.sell;
+const isTrade = (d: BrokerDeal) => dealRole(d.type) === 'trade';
 const sideOf = (d: BrokerDeal): 'Buy' | 'Sell' => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
 const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 'Buy');
 const EPSILON = 1e-9;
@@ -123,11 +124,26 @@ function positionRoundTrips(accountId: number, deals: readonly BrokerDeal[]): Cl
   return trades;
 }
 
-/** Balance deals: deposits (profit > 0) and withdrawals, by their tickets. */
+/** The deals of one role (src/shared/domain/deal-types.ts) that move the balance, with the money each moves. */
+const moving = (deals: readonly BrokerDeal[], role: ReturnType<typeof dealRole>) =>
+  deals.flatMap((d) => {
+    const amount = dealRole(d.type) === role ? balanceEffect(d) : 0;
+    return amount === 0 ? [] : [{ d, amount }];
+  });
+
+/**
+ * Balance deals (type 2) and bonuses (type 6): deposits (money in) and withdrawals, by their tickets. A
+ * bonus is the broker's money brought into the account, a cash flow like a deposit; its type names it.
+ */
 export function cashFlows(accountId: number, deals: readonly BrokerDeal[]): CashFlow[] {
-  return deals
-    .filter((d) => d.type === DEAL_TYPE.balance && d.profit !== 0)
-    .map((d) => ({ accountId, ticket: d.ticket, at: d.time, amount: d.profit, rebalancing: false }));
+  return moving(deals, 'flow').map(({ d, amount }) => ({
+    accountId,
+    ticket: d.ticket,
+    at: d.time,
+    amount,
+    rebalancing: false,
+    ...(d.type === DEAL_TYPE.balance ? {} : { dealType: d.type }),
+  }));
 }
 
 /**
@@ -135,7 +151,22 @@ export function cashFlows(accountId: number, deals: readonly BrokerDeal[]): Cash
  * MT5 credits to the balance, by their tickets.
  */
 export function rebateCredits(accountId: number, deals: readonly BrokerDeal[]): RebateCredit[] {
-  return deals
-    .filter((d) => (d.type === DEAL_TYPE.agentDaily || d.type === DEAL_TYPE.agentMonthly) && d.profit !== 0)
-    .map((d) => ({ kind: 'rebate', accountId, ticket: d.ticket, at: d.time, amount: d.profit }));
+  return moving(deals, 'rebate').map(({ d, amount }) => ({ kind: 'rebate', accountId, ticket: d.ticket, at: d.time, amount }));
+}
+
+/**
+ * Results of the account the broker books as deals of their own: charges (4), corrections (5),
+ * commissions (7, daily 8, monthly 9), interest (12), dividends (15, franked 16) and tax (17), by their
+ * tickets. Each moves the balance by its money, as MT5 does.
+ */
+export function accountResults(accountId: number, deals: readonly BrokerDeal[]): AccountResult[] {
+  return moving(deals, 'result').map(({ d, amount }) => ({ kind: 'result', accountId, ticket: d.ticket, at: d.time, amount, dealType: d.type }));
+}
+
+/**
+ * Every deal that moves the balance by itself, not as part of a position: cash flows, rebates credited
+ * and results of the account. A credit (3) and a canceled order (13, 14) move none.
+ */
+export function balanceOperations(accountId: number, deals: readonly BrokerDeal[]): BookEvent[] {
+  return [...cashFlows(accountId, deals), ...rebateCredits(accountId, deals), ...accountResults(accountId, deals)];
 }

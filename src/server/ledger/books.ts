@@ -8,7 +8,9 @@ import {
   drawdownAlertMessage,
   profitSharingRate,
   rebateEntry,
+  resultEntry,
   tradeEntry,
+  type AccountResult,
   type CashFlow,
   type ClosedTrade,
   type RebateCredit,
@@ -77,10 +79,22 @@ export function bookRebate(book: Book, credit: RebateCredit): { book: Book; deal
 }
 
 /**
+ * A result of the account booked as a deal of its own (a charge, commission, interest, dividend, tax or
+ * correction): on the balance as a trade's result is (the high-water mark and the drawdown peak stay);
+ * it is on no rebate row.
+ */
+export function bookResult(book: Book, result: AccountResult): { book: Book; deal: DealEntry } {
+  const deal = resultEntry(result);
+  return { book: { ...book, balance: cents(book.balance + deal.amount) }, deal };
+}
+
+/**
  * The broker deleted or changed a deal already booked: its effect is taken back (balance, high-water
- * mark and drawdown peak for a cash flow; lots and rebate off its month's row for a trade or a rebate).
+ * mark and drawdown peak for a cash flow; the balance for a result of the account; lots and rebate off
+ * its month's row for a trade or a rebate).
  */
 export function unbook(book: Book, deal: DealEntry): { book: Book; rebate: RebateEntry | null } {
+  if (deal.kind === 'result') return { book: { ...book, balance: cents(book.balance - deal.amount) }, rebate: null };
   if (deal.kind === 'rebate') {
     const balance = cents(book.balance - deal.amount);
     return { book: { ...book, balance }, rebate: { accountId: book.accountId, month: monthOf(deal.at), lots: 0, rebate: -deal.amount, balance } };

@@ -4,7 +4,7 @@ import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
 import { balanceMoves, deleteDealsByTickets, dealsByTickets, insertDeals } from '#server/db/deals-repo.ts';
 import { insertNav, lastNavDay, saveDerivedNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { bookCashFlow, bookRebate, bookTrade, closeDay, derivedNav, unbook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from './books.ts';
+import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from './books.ts';
 import { dayOf } from './calendar.ts';
 import { marginAlert, silenceAlert, type BookEvent, type DealEntry, type WatchedAccount } from './rules.ts';
 
@@ -42,7 +42,7 @@ export class Ledger {
     return result;
   }
 
-  /** Closed trades, cash flows and rebates credited, in order; returns the accounts' balances after them. */
+  /** Closed trades, cash flows, rebates credited and results of the accounts, in order; returns the accounts' balances after them. */
   async record(tx: Queryable, events: readonly BookEvent[]): Promise<Map<number, number>> {
     if (events.length === 0) return new Map();
     const books = new Map((await readBooks(tx, [...new Set(events.map((e) => e.accountId))])).map((b) => [b.accountId, b]));
@@ -51,11 +51,15 @@ export class Ledger {
     for (const e of events) {
       const book = books.get(e.accountId);
       if (!book) throw new Error(`no account ${e.accountId}`);
-      if ('closedAt' in e || 'kind' in e) {
+      if ('closedAt' in e || ('kind' in e && e.kind === 'rebate')) {
         const step = 'closedAt' in e ? bookTrade(book, e) : bookRebate(book, e);
         books.set(e.accountId, step.book);
         deals.push(step.deal);
         rebates.push(step.rebate);
+      } else if ('kind' in e) {
+        const step = bookResult(book, e);
+        books.set(e.accountId, step.book);
+        deals.push(step.deal);
       } else {
         const step = bookCashFlow(book, e);
         books.set(e.accountId, step.book);

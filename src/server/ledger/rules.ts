@@ -124,11 +124,13 @@ export interface CashFlow {
   ticket?: number;
   /** An imported statement's opening balance (the balance before its period), not money the user moved. */
   opening?: boolean;
+  /** The MT5 type of the broker's deal where it is no plain balance deal: 6, a bonus. */
+  dealType?: number;
 }
 
 /**
  * The introducing broker's rebate paid into the account (an MT5 agent commission deal, types 10 and
- * 11): income, like a trade's result, not a deposit (docs/architecture.md, "Rebates booked as deals").
+ * 11): income, like a trade's result, not a deposit (docs/architecture.md, "Rebates credited as deals").
  */
 export interface RebateCredit {
   kind: 'rebate';
@@ -140,8 +142,26 @@ export interface RebateCredit {
   ticket?: number;
 }
 
-/** What the ledger books: a closed trade, a cash flow or a rebate credited. */
-export type BookEvent = ClosedTrade | CashFlow | RebateCredit;
+/**
+ * A result of the account booked by the broker as a deal of its own, not a trade: a charge, a
+ * correction, a commission (per deal, daily or monthly), interest, a dividend or tax (MT5 deal types
+ * 4, 5, 7, 8, 9, 12, 15, 16, 17). It moves the balance as a trade's result does, not as a deposit
+ * (docs/architecture.md, "Deal types on the books").
+ */
+export interface AccountResult {
+  kind: 'result';
+  accountId: number;
+  /** epoch seconds */
+  at: number;
+  amount: number;
+  /** The MT5 deal type, which names the row in the deal list. */
+  dealType: number;
+  /** The broker's ticket of the deal. */
+  ticket?: number;
+}
+
+/** What the ledger books: a closed trade, a cash flow, a rebate credited or a result of the account. */
+export type BookEvent = ClosedTrade | CashFlow | RebateCredit | AccountResult;
 
 /** The deal row of a closed trade: its net result and its excursions (DOMAIN.md). */
 export function tradeEntry(t: ClosedTrade): DealEntry {
@@ -182,10 +202,15 @@ export function rebateEntry(r: RebateCredit): DealEntry {
   return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'rebate', rebate: cents(r.amount) };
 }
 
+/** The deal row of a result of the account: its money is `amount` (net is a trade's), its MT5 type names it. */
+export function resultEntry(r: AccountResult): DealEntry {
+  return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'result', dealType: r.dealType };
+}
+
 /** The deal row of any event the ledger books. */
 export function entryOf(e: BookEvent): DealEntry {
   if ('closedAt' in e) return tradeEntry(e);
-  if ('kind' in e) return rebateEntry(e);
+  if ('kind' in e) return e.kind === 'rebate' ? rebateEntry(e) : resultEntry(e);
   return cashFlowEntry(e);
 }
 
@@ -217,5 +242,6 @@ export function cashFlowEntry(f: CashFlow): DealEntry {
     positionId: null,
     copyOf: null,
     ...(f.opening ? { opening: true } : {}),
+    ...(f.dealType === undefined ? {} : { dealType: f.dealType }),
   };
 }

@@ -12,6 +12,7 @@ import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/
 import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
+import { dealTypeLabel } from '#shared/domain/deal-types.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { toEur as inEur } from '#shared/domain/fx.ts';
 import { callerOf } from '#server/auth/guard.ts';
@@ -31,8 +32,12 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 const finite = (x: number): number => (Number.isFinite(x) ? x : 0);
 
-/** The Historical deal `type` of a row that is no trade (its category is 'Balance'). */
-const BALANCE_TYPES: Record<DealRecord['kind'], string> = { trade: '', deposit: 'Deposit', withdrawal: 'Withdrawal', rebate: 'Rebate' };
+/**
+ * The Historical deal `type` of a row that is no trade (its category is 'Balance'): by its kind, unless
+ * its MT5 deal type names it ('Bonus', 'Charge', 'Interest' …: src/shared/domain/deal-types.ts).
+ */
+const BALANCE_TYPES: Record<DealRecord['kind'], string> = { trade: '', deposit: 'Deposit', withdrawal: 'Withdrawal', rebate: 'Rebate', result: 'Result' };
+const balanceType = (d: DealRecord): string => (d.is_opening ? 'Opening balance' : (dealTypeLabel(d.deal_type) ?? BALANCE_TYPES[d.kind]));
 
 const NO_DEALS: DealTotals = { gross_profit: 0, net_profit: 0, total_fees: 0, total_commission: 0, total_swap: 0, total_rebate: 0 };
 
@@ -181,7 +186,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
             .reverse()
             .map((d) => ({
               symbol: d.symbol ?? '',
-              type: d.type ?? (d.is_opening ? 'Opening balance' : BALANCE_TYPES[d.kind]),
+              type: d.type ?? balanceType(d),
               category: d.category ?? 'Balance',
               server: account.server,
               currency: cur,

@@ -111,7 +111,7 @@ export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
       return {
         message:
           `Imported: ${result.added} added, ${result.updated} updated, ${result.unchanged} skipped.` +
-          (opening ? ` Opening balance ${money(opening)} ${account.currency}: the balance before the report's first deal.` : ''),
+          (opening ? ` Opening balance ${money(opening, account.currency)} ${account.currency}: the balance before the report's first deal.` : ''),
         added: result.added,
         updated: result.updated,
         skipped: result.unchanged,

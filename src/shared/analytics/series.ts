@@ -1,12 +1,14 @@
 /**
- * One closed trade, cash flow or rebate credited on an account's ledger; `time` is epoch seconds. A
- * rebate (the broker's IB commission paid into the account) is income: it moves the balance and the
- * growth as a trade's result does, never splits the growth as a deposit would, and is no trading profit.
+ * One closed trade, cash flow, rebate credited or result of the account on an account's ledger; `time`
+ * is epoch seconds. A rebate (the broker's IB commission paid into the account) is income, and a result
+ * of the account (a charge, a commission, interest, a dividend, tax or a correction booked as a deal of
+ * its own) is income or a cost: either moves the balance and the growth as a trade's result does, never
+ * splits the growth as a deposit would, and is no trading profit.
  */
 export interface LedgerEntry {
   time: number;
-  kind: 'trade' | 'deposit' | 'withdrawal' | 'rebate';
-  /** Trade: profit + swap + commission + fee. Deposit > 0, withdrawal < 0. Rebate: the amount credited. */
+  kind: 'trade' | 'deposit' | 'withdrawal' | 'rebate' | 'result';
+  /** Trade: profit + swap + commission + fee. Deposit > 0, withdrawal < 0. Rebate, result: the amount on the balance. */
   net: number;
   /** Lots, trades only. */
   volume?: number;
@@ -34,7 +36,7 @@ function netOf(entry: LedgerEntry): number {
 /** Deposits and withdrawals: the entries that split the growth into sub-periods. */
 export const isCashFlow = (entry: Pick<LedgerEntry, 'kind'>): boolean => entry.kind === 'deposit' || entry.kind === 'withdrawal';
 
-/** Balance after each entry: deposits − withdrawals + Σ trade net + Σ rebates credited (DOMAIN.md "Balance, equity, NAV"). */
+/** Balance after each entry: deposits − withdrawals + Σ trade net + Σ rebates credited + Σ results of the account (docs/figures.md, "Balance, equity, net asset value"). */
 export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
   let balance = Number.isFinite(opening) ? opening : 0;
   return chronological(entries).map((e) => {
@@ -45,7 +47,8 @@ export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Poi
 
 /**
  * Time-weighted return in percent after each entry, sub-periods split at every deposit or withdrawal
- * (GIPS; Myfxbook gain); a trade's result and a rebate credited are the sub-period's return.
+ * (GIPS; Myfxbook gain); a trade's result, a rebate credited and a result of the account are the
+ * sub-period's return.
  */
 export function growthSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
   let balance = Number.isFinite(opening) ? opening : 0;
@@ -139,6 +142,7 @@ export interface AccountSummary {
   absoluteGainPct: number;
   /** Time-weighted growth %, see growthSeries. */
   growthPct: number;
+  /** Every entry's money: results of the account (charges, interest …) count here, and in no other figure. */
   balance: number;
 }
 
@@ -148,10 +152,12 @@ export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary 
   let withdrawals = 0;
   let netProfit = 0;
   let rebates = 0;
+  let results = 0;
   for (const e of entries) {
     const net = netOf(e);
     if (e.kind === 'trade') netProfit += net;
     else if (e.kind === 'rebate') rebates += net;
+    else if (e.kind === 'result') results += net;
     else if (e.kind === 'deposit') deposits += Math.abs(net);
     else withdrawals += Math.abs(net);
   }
@@ -163,6 +169,6 @@ export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary 
     rebates,
     absoluteGainPct: deposits > 0 ? (netProfit / deposits) * 100 : 0,
     growthPct: growth.at(-1)?.value ?? 0,
-    balance: deposits - withdrawals + netProfit + rebates,
+    balance: deposits - withdrawals + netProfit + rebates + results,
   };
 }

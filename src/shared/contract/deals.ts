@@ -15,9 +15,11 @@ export const HistoricalDealsQuery = z.strictObject({
  * A historical deal (SPEC §3); each field's meaning is in docs/architecture.md ("API decisions").
  * Amounts are in the account currency (`currency`); the `*_currency` figures in EUR. `rebate` is
  * null for callers without read_rebate. A row that is no trade has category 'Balance' and type
- * 'Deposit', 'Withdrawal' or 'Rebate' (a rebate the broker credited: `profit` and `rebate` both hold it);
- * an imported statement's opening balance (the balance before its period, docs/statements.md) has
- * type 'Opening balance'.
+ * 'Deposit', 'Withdrawal' or 'Rebate' (a rebate the broker credited: `profit` and `rebate` both hold it),
+ * or its MT5 deal type's name: 'Bonus', 'Charge', 'Correction', 'Commission', 'Daily commission',
+ * 'Monthly commission', 'Interest', 'Dividend', 'Franked dividend', 'Tax' (docs/architecture.md, "Deal
+ * types on the books"); an imported statement's opening balance (the balance before its period,
+ * docs/statements.md) has type 'Opening balance'.
  */
 export const Deal = z.object({
   symbol: z.string(),

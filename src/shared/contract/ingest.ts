@@ -86,8 +86,30 @@ export const IngestPosition = z.strictObject({
 });
 export type IngestPosition = z.infer<typeof IngestPosition>;
 
-/** MT5 ENUM_DEAL_TYPE: 0 buy, 1 sell, 2 balance, ..., 10/11 agent commission (an IB rebate). */
-export const DEAL_TYPE = { buy: 0, sell: 1, balance: 2, credit: 3, charge: 4, correction: 5, bonus: 6, agentDaily: 10, agentMonthly: 11 } as const;
+/**
+ * MT5 ENUM_DEAL_TYPE: what a deal is (what each does to the books: src/shared/domain/deal-types.ts,
+ * docs/ingest-api.md). 10/11 agent commission is an introducing broker's rebate.
+ */
+export const DEAL_TYPE = {
+  buy: 0,
+  sell: 1,
+  balance: 2,
+  credit: 3,
+  charge: 4,
+  correction: 5,
+  bonus: 6,
+  commission: 7,
+  commissionDaily: 8,
+  commissionMonthly: 9,
+  agentDaily: 10,
+  agentMonthly: 11,
+  interest: 12,
+  buyCanceled: 13,
+  sellCanceled: 14,
+  dividend: 15,
+  dividendFranked: 16,
+  tax: 17,
+} as const;
 /** MT5 ENUM_DEAL_ENTRY: in, out, in/out (a reversal), out by (closed by an opposite position). */
 export const DealEntryType = z.enum(['in', 'out', 'inout', 'out_by']);
 
