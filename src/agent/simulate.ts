@@ -15,7 +15,7 @@ import { dealsAfter, type DealEntry } from '#server/db/deals-repo.ts';
 import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
-import type { LiveAccount } from '#server/market/adapter.ts';
+import type { LiveAccount } from '#server/broker/port.ts';
 import { generateHistory } from '#server/market/history.ts';
 import { SimulatedMarket } from '#server/market/simulated-market.ts';
 

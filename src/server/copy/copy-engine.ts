@@ -2,7 +2,7 @@ import type { Database } from '#server/db/database.ts';
 import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import { activeRelations, markEquityStopped, type Relation } from '#server/db/copy-relations-repo.ts';
-import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/market/adapter.ts';
+import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/broker/port.ts';
 import { copySize, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { convertOrNull, slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';

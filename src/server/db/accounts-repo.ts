@@ -1,5 +1,6 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
+import type { LiveAccount } from '#server/broker/port.ts';
 import { insertRelation, IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
 
 /** A broker as stored: its terms and logo. */
@@ -125,6 +126,12 @@ export async function listAccounts(q: Queryable, source: AccountSource): Promise
     [source],
   );
   return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
+}
+
+/** The accounts of one source as the broker port sees them: each with its broker. */
+export async function liveAccounts(q: Queryable, source: AccountSource): Promise<LiveAccount[]> {
+  const brokers = new Map((await listBrokers(q)).map((b) => [b.id, b]));
+  return (await listAccounts(q, source)).map(({ broker_id, ...a }) => ({ ...a, broker: brokers.get(broker_id)! }));
 }
 
 export async function insertBroker(q: Queryable, b: NewBroker): Promise<number> {

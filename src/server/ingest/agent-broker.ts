@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { eurRates } from '#shared/domain/fx.ts';
 import type { Database } from '#server/db/database.ts';
-import { listAccounts, listBrokers } from '#server/db/accounts-repo.ts';
+import { liveAccounts } from '#server/db/accounts-repo.ts';
+import { writeContextOf } from '#server/db/write-context.ts';
 import {
   closingIdentifiers,
   commandsByIds,
@@ -26,7 +27,7 @@ import type {
   MarketSnapshot,
   OpenOrder,
   TradeEvent,
-} from '#server/market/adapter.ts';
+} from '#server/broker/port.ts';
 import { dayOf } from '#server/ledger/calendar.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
@@ -226,10 +227,7 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   private async load(quiet = false): Promise<void> {
-    const brokers = new Map((await listBrokers(this.db)).map((b) => [b.id, b]));
-    const accounts = new Map<number, LiveAccount>(
-      (await listAccounts(this.db, 'agent')).map(({ broker_id, ...a }) => [a.id, { ...a, broker: brokers.get(broker_id)! }]),
-    );
+    const accounts = new Map<number, LiveAccount>((await liveAccounts(this.db, 'agent')).map((a) => [a.id, a]));
     // A copy reports its master's terminal identifier (copy_of): linked here to the master's row,
     // open or known closed; a copy whose master has not been seen yet is linked to nothing.
     const links = await resolveCopies(this.db);
@@ -347,7 +345,7 @@ export class AgentBroker implements BrokerAdapter {
     }
     const queued = await this.db.transaction(async (tx) => {
       const ids = await insertCommands(tx, commands);
-      await inTx?.(tx);
+      await inTx?.(writeContextOf(tx));
       return ids;
     });
     await this.bus.publish(QUEUED, [...new Set(commands.map((c) => c.agentId))]);

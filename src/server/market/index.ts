@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '#server/db/database.ts';
 import { readMarketState } from '#server/db/market-state-repo.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
-import type { BrokerAdapter } from './adapter.ts';
+import type { BrokerAdapter } from '#server/broker/port.ts';
 import { generateHistory, hasHistory, type HistoryResult } from './history.ts';
 import { SimulatedMarket, type SimulatedMarketOptions } from './simulated-market.ts';
 

@@ -1,5 +1,5 @@
 import { HttpError } from '#server/http/errors.ts';
-import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/market/adapter.ts';
+import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
 import { Listeners } from '#server/market/listeners.ts';
 import type { Bus, Codec } from './bus.ts';
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CopyEngine } from '#server/copy/copy-engine.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { isDatabaseUnavailable } from '#server/db/database.ts';
+import { queryableOf } from '#server/db/write-context.ts';
+import type { WriteContext } from '#server/broker/port.ts';
 import { HttpError } from '#server/http/errors.ts';
 import type { Bus } from './bus.ts';
 import type { ClusterMarket } from './cluster-market.ts';
@@ -94,7 +96,7 @@ export class ClusterOrders {
   }
 
   private async run(request: Request): Promise<number> {
-    const inTx = (entry: AuditEntry) => (tx: Parameters<typeof audit>[0]) => audit(tx, entry.userId, entry.action, entry.details);
+    const inTx = (entry: AuditEntry) => (ctx: WriteContext) => audit(queryableOf(ctx), entry.userId, entry.action, entry.details);
     switch (request.op) {
       case 'close':
         return this.copier.close(request.ids, inTx(request.audit));
