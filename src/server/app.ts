@@ -15,7 +15,7 @@ import {
 import type { AppConfig } from './config.ts';
 import { isDatabaseUnavailable, openPglite, openPostgres, type Database } from './db/database.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { HttpError } from './http/errors.ts';
+import { httpAnswerOf } from './http/errors.ts';
 import { ANSWER_COMPRESSION } from './http/answer-cache.ts';
 import { migrate } from './db/migrations.ts';
 import { AuthStore } from './auth/auth-store.ts';
@@ -283,8 +283,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         .send({ message: 'The database is unavailable at the moment. Please try again in a few seconds.' });
     }
     // A deliberate answer: a 4xx, or a 503/504 the server chose (the market paused, a terminal that
-    // has not answered in time) with its message.
-    if (error instanceof HttpError) return reply.status(error.statusCode).send({ message: error.message });
+    // has not answered in time: a broker error) with its message.
+    const answer = httpAnswerOf(error);
+    if (answer) return reply.status(answer.statusCode).send({ message: answer.message });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });
     request.log.error({ err: error }, 'request failed');

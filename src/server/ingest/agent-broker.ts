@@ -17,7 +17,7 @@ import {
 } from '#server/db/commands-repo.ts';
 import { identifiersOf, listPositions } from '#server/db/positions-repo.ts';
 import { masterPositionRef, pruneClosedPositions, resolveCopies } from '#server/db/copy-links-repo.ts';
-import { conflict, HttpError } from '#server/http/errors.ts';
+import { NoTerminal, OrderRefused, OutcomeUnknown } from '#server/broker/errors.ts';
 import type {
   BrokerAdapter,
   InstrumentInfo,
@@ -264,7 +264,7 @@ export class AgentBroker implements BrokerAdapter {
 
   async open(order: OpenOrder): Promise<void> {
     const account = this.current.accounts.get(order.accountId);
-    if (!account) throw conflict(`No terminal reports the account ${order.accountId}.`);
+    if (!account) throw new NoTerminal(`No terminal reports the account ${order.accountId}.`);
     // The master position as its own terminal names it (docs/copying.md): the follower's terminal
     // reports its copy with copy_of = master_position_id.
     const master = order.masterPositionId === null ? undefined : await masterPositionRef(this.db, order.masterPositionId);
@@ -319,7 +319,7 @@ export class AgentBroker implements BrokerAdapter {
   /**
    * Sends commands to the agents that trade their accounts (with the caller's audit row, one
    * transaction) and waits for the terminals' answers. Returns how many were done; a refusal throws
-   * with the terminal's message; no answer in time throws 504 (the outcome is unknown).
+   * with the terminal's message; no answer in time throws OutcomeUnknown.
    */
   private async order(
     orders: { accountId: number; kind: CommandKind; payload: Record<string, unknown> }[],
@@ -332,7 +332,7 @@ export class AgentBroker implements BrokerAdapter {
     for (const o of orders) {
       const agentId = await tradingAgentOf(this.db, o.accountId);
       const account = this.current.accounts.get(o.accountId);
-      if (agentId === undefined) throw conflict(`No terminal agent may trade the account ${account?.account ?? o.accountId}.`);
+      if (agentId === undefined) throw new NoTerminal(`No terminal agent may trade the account ${account?.account ?? o.accountId}.`);
       commands.push({
         id: randomUUID(),
         agentId,
@@ -353,9 +353,9 @@ export class AgentBroker implements BrokerAdapter {
     if (queued.size === 0) return 0;
     const answers = await this.answers([...queued]);
     const refused = answers.find((a) => a.state === 'rejected');
-    if (refused) throw new HttpError(422, `The terminal refused: ${refused.message ?? 'Update failed.'}`);
+    if (refused) throw new OrderRefused(refused.message ?? 'Update failed.');
     if (answers.some((a) => !FINAL_STATES.includes(a.state) || a.state === 'expired')) {
-      throw new HttpError(504, 'The terminal has not confirmed yet: the outcome is unknown. The order will not be sent again.');
+      throw new OutcomeUnknown();
     }
     return answers.filter((a) => a.state === 'done').length;
   }

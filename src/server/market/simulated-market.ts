@@ -4,7 +4,7 @@ import { allRules, type MarketType } from '#server/db/copy-rules-repo.ts';
 import { readMarketState, writeMarketState } from '#server/db/market-state-repo.ts';
 import { writeContextOf } from '#server/db/write-context.ts';
 import { deletePositions, insertPosition, listPositions, saveMarks, setStops } from '#server/db/positions-repo.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { MarketPaused } from '#server/broker/errors.ts';
 import { dayOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
 import type { ClosedTrade } from '#server/ledger/rules.ts';
@@ -119,9 +119,7 @@ export class SimulatedMarket implements BrokerAdapter {
   }
 
   private assertRunning(): void {
-    if (this.paused) {
-      throw new HttpError(503, 'The market is paused while its database connection is restored. Please try again in a few seconds.');
-    }
+    if (this.paused) throw new MarketPaused();
   }
 
   /** The state at the end of the last step: never a step half done. */
