@@ -16,8 +16,8 @@ import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
 import type { LiveAccount } from '#server/broker/port.ts';
-import { generateHistory } from '#server/market/history.ts';
-import { SimulatedMarket } from '#server/market/simulated-market.ts';
+import { generateHistory } from '#server/broker/simulated/history.ts';
+import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
 
 export interface Simulation {
   db: Database;

@@ -15,7 +15,7 @@ import { badRequest, HttpError } from '#server/http/errors.ts';
 import { ReaderBusyError, readStatement } from '#server/import/read-in-worker.ts';
 import { NotAStatementError, ReadBudgetError, type ParsedStatement } from '#server/import/report.ts';
 import { money } from '#server/import/stated.ts';
-import type { AgentBroker } from '#server/ingest/agent-broker.ts';
+import type { AgentBroker } from '#server/broker/agent/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 import { findAccount } from './account-lookup.ts';
 

@@ -6,7 +6,7 @@ import { agentAccounts } from '#server/db/agents-repo.ts';
 import { answerCommand, takePending } from '#server/db/commands-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { HttpError, notFound } from '#server/http/errors.ts';
-import type { AgentBroker } from '#server/ingest/agent-broker.ts';
+import type { AgentBroker } from '#server/broker/agent/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };

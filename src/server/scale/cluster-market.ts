@@ -1,6 +1,6 @@
 import { NotLeading } from '#server/broker/errors.ts';
 import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
-import { Listeners } from '#server/market/listeners.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 import type { Bus, Codec } from './bus.ts';
 
 const SNAPSHOTS = 'market:snapshot';

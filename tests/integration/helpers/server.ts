@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
-import { SimulatedMarket } from '#server/market/simulated-market.ts';
-import { CompositeBroker } from '#server/market/composite.ts';
+import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
+import { CompositeBroker } from '#server/broker/composite.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
 
 export type Backend = 'pglite' | 'postgres';

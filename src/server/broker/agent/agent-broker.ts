@@ -31,7 +31,7 @@ import type {
 import { dayOf } from '#server/ledger/calendar.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
-import { Listeners } from '#server/market/listeners.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 import { LocalBus, type Bus } from '#server/scale/bus.ts';
 
 export interface AgentBrokerOptions {

@@ -20,7 +20,7 @@ import type {
 } from '#server/broker/port.ts';
 import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
 import { masterSize, Random } from './random.ts';
-import { Listeners } from './listeners.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 import { Serial } from './serial.ts';
 import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
 
