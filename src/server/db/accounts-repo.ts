@@ -38,8 +38,8 @@ export interface AccountRow {
   last_update: number;
 }
 
-/** Accounts fed by the simulated market, or by terminal agents. */
-export type AccountSource = 'simulated' | 'agent';
+/** The broker adapter that feeds an account: one of the registry's sources (src/server/broker/registry.ts). */
+export type AccountSource = string;
 
 export type NewBroker = Omit<BrokerRow, 'id'>;
 /**
@@ -126,6 +126,11 @@ export async function listAccounts(q: Queryable, source: AccountSource): Promise
     [source],
   );
   return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
+}
+
+/** Every source the accounts name (checked against the broker registry at start). */
+export async function accountSources(q: Queryable): Promise<string[]> {
+  return (await q.query<{ source: string }>('SELECT DISTINCT source FROM accounts ORDER BY source')).map((r) => r.source);
 }
 
 /** The accounts of one source as the broker port sees them: each with its broker. */

@@ -480,9 +480,17 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (reason IN ('pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'duplicate'));
     `,
   },
+  // 14 is left free (taken by another line of work); migrate() applies by version, a gap is fine.
+  {
+    version: 15,
+    name: "an account's source is any broker adapter's (checked against the registry at start, not by the table)",
+    sql: `
+      ALTER TABLE accounts DROP CONSTRAINT IF EXISTS accounts_source_check;
+    `,
+  },
 ];
 
-/** Applies every migration not yet recorded, each in its own transaction, in order. */
+/** Applies every migration not yet recorded, each in its own transaction, in version order. */
 export async function migrate(db: Database): Promise<number[]> {
   // Under the same lock as each migration: instances starting together on an empty database would
   // otherwise race on creating this table.
@@ -495,7 +503,8 @@ export async function migrate(db: Database): Promise<number[]> {
     (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
   );
   const done: number[] = [];
-  for (const m of MIGRATIONS) {
+  // By version, whatever order the list was written in (a version left free may come later).
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
     // The advisory lock serialises instances migrating one PostgreSQL database at once;
     // the loser's insert fails on the primary key and its transaction rolls back whole.

@@ -61,13 +61,23 @@ export function instrumentOf(symbol: string): InstrumentInfo {
   return { symbol, category, quote, contract, pip, digits, exchange: null };
 }
 
+/** What the ingest API's routes tell the agent adapter, and wait for from it. */
+export interface AgentChannel {
+  /** An agent reported (through this instance), with its quotes. */
+  reported(quotes: readonly Quote[]): Promise<void>;
+  /** A command was answered (through this instance). */
+  answered(id: string): Promise<void>;
+  /** Resolves when commands are queued for this agent, or after `ms`. */
+  commandsQueued(agentId: number, ms: number): Promise<void>;
+}
+
 /**
  * The broker adapter of real accounts: its snapshot is what terminal agents last reported (through
  * the ingest API), and its orders are commands to those agents, answered by the terminals. A TP/SL
  * edit or a close resolves when the terminals confirm it; a refusal carries the terminal's message;
  * no answer in time tells the user the outcome is unknown (the command is not sent again).
  */
-export class AgentBroker implements BrokerAdapter {
+export class AgentBroker implements BrokerAdapter, AgentChannel {
   private current: MarketSnapshot = { at: 0, seq: 0, instruments: new Map(), rates: new Map(), mids: new Map(), accounts: new Map(), positions: [] };
   private readonly listeners = new Listeners<MarketSnapshot>();
   private readonly tradeListeners = new Listeners<TradeEvent>();
