@@ -17,7 +17,7 @@ import {
 } from '#server/db/commands-repo.ts';
 import { identifiersOf, listPositions } from '#server/db/positions-repo.ts';
 import { masterPositionRef, pruneClosedPositions, resolveCopies } from '#server/db/copy-links-repo.ts';
-import { NoTerminal, OrderRefused, OutcomeUnknown } from '#server/broker/errors.ts';
+import { MarketPaused, NoTerminal, OrderRefused, OutcomeUnknown } from '#server/broker/errors.ts';
 import type {
   BrokerAdapter,
   InstrumentInfo,
@@ -92,6 +92,8 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
   private reports = 0;
   /** Started and not paused: this process runs the market (it leads). */
   private running = false;
+  /** Paused (the lock lost) and not yet resumed: writes are refused. */
+  private paused = false;
   private readonly bus: Bus;
 
   private day: number;
@@ -165,6 +167,7 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
   /** Another instance runs the market now: no housekeeping, no refresh on reports here. */
   pause(): void {
     this.running = false;
+    this.paused = true;
     clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -175,6 +178,7 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
     this.refreshing = next.catch((err: unknown) => this.options.onError?.(err));
     await next;
     this.running = true;
+    this.paused = false;
     this.watch();
   }
 
@@ -273,6 +277,7 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
   }
 
   async open(order: OpenOrder): Promise<void> {
+    if (this.paused) throw new MarketPaused();
     const account = this.current.accounts.get(order.accountId);
     if (!account) throw new NoTerminal(`No terminal reports the account ${order.accountId}.`);
     // The master position as its own terminal names it (docs/copying.md): the follower's terminal
@@ -291,6 +296,7 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
   }
 
   async modifyStops(positionIds: readonly number[], takeProfit: number | null, stopLoss: number | null, inTx?: InTransaction): Promise<number> {
+    if (this.paused) throw new MarketPaused();
     return this.onPositions(positionIds, 'modify', (identifier) => ({ identifier, sl: stopLoss ?? 0, tp: takeProfit ?? 0 }), inTx);
   }
 
@@ -300,6 +306,7 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
    * terminal never holds up the copying of the next trade.
    */
   async close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
+    if (this.paused) throw new MarketPaused();
     return this.onPositions(positionIds, 'close', (identifier, p) => ({ identifier, volume: p.quantity }), inTx, inTx !== undefined);
   }
 
