@@ -6,8 +6,8 @@
  */
 import { openPglite } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
-import { generateHistory } from '#server/market/history.ts';
-import { SimulatedMarket } from '#server/market/simulated-market.ts';
+import { generateHistory } from '#server/broker/simulated/history.ts';
+import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 

@@ -15,13 +15,13 @@ import { dealsAfter, type DealEntry } from '#server/db/deals-repo.ts';
 import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
-import type { LiveAccount } from '#server/market/adapter.ts';
-import { generateHistory } from '#server/market/history.ts';
-import { SimulatedMarket } from '#server/market/simulated-market.ts';
+import type { LiveAccount } from '#server/broker/port.ts';
+import { generateHistory } from '#server/broker/simulated/history.ts';
+import { createSimulator, type Simulator } from '#server/broker/simulated/index.ts';
 
 export interface Simulation {
   db: Database;
-  market: SimulatedMarket;
+  market: Simulator;
   brokers: BrokerRow[];
   accounts: LiveAccount[];
   /** Who copies whom in the simulation (its copy relations). */
@@ -35,7 +35,7 @@ export async function startSimulation(seed: number, tickMs: number): Promise<Sim
   await migrate(db);
   await generateHistory(db, { seed, now: Date.now(), months: 1 });
   const ledger = new Ledger(db);
-  const market = new SimulatedMarket(db, ledger, { seed, now: Date.now, tickMs, autoTrade: true, flushEvery: 3 });
+  const market = createSimulator(db, ledger, { seed, now: Date.now, tickMs, autoTrade: true });
   const copier = new CopyEngine(db, market);
   await copier.start();
   await market.start();

@@ -2,20 +2,17 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
-import { isDatabaseUnavailable, openPglite, openPostgres, type Database } from './db/database.ts';
-import { lockDataDir } from './db/data-dir-lock.ts';
-import { HttpError } from './http/errors.ts';
+import type { Database } from './db/database.ts';
+import { openDatabase } from './db/open.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { HELMET_OPTIONS } from './http/helmet-options.ts';
+import { decodeURIComponentSafe } from './http/url.ts';
 import { ANSWER_COMPRESSION } from './http/answer-cache.ts';
 import { migrate } from './db/migrations.ts';
 import { AuthStore } from './auth/auth-store.ts';
@@ -28,19 +25,14 @@ import { tradingRoutes } from './routes/trading-routes.ts';
 import { rebatesRoutes } from './routes/rebates-routes.ts';
 import { copyRoutes } from './routes/copy-routes.ts';
 import { liveRoutes, WS_CLOSE } from './routes/live-routes.ts';
-import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from './market/index.ts';
-import { Ledger } from './ledger/ledger.ts';
+import type { Ledger } from './ledger/ledger.ts';
 import { Changes } from './scale/changes.ts';
 import { LocalBus, RedisBus, type Bus } from './scale/bus.ts';
-import { ClusterMarket } from './scale/cluster-market.ts';
-import { ClusterOrders } from './scale/cluster-orders.ts';
-import { Leadership } from './scale/leadership.ts';
-import { CopyEngine } from './copy/copy-engine.ts';
-import { AgentBroker } from './ingest/agent-broker.ts';
-import { CompositeBroker } from './market/composite.ts';
-import { Ingest } from './ingest/ingest.ts';
-import { ingestRoutes } from './routes/ingest-routes.ts';
-import { importRoutes } from './routes/import-routes.ts';
+import type { ClusterMarket } from './scale/cluster-market.ts';
+import type { CopyEngine } from './copy/copy-engine.ts';
+import type { BrokerAdapter } from './broker/port.ts';
+import { ADAPTERS, type AdapterFactory } from './broker/registry.ts';
+import { composeBroker } from './broker/compose.ts';
 import { agentByKeyHash } from './db/agents-repo.ts';
 import { hashToken } from './auth/tokens.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
@@ -57,8 +49,10 @@ declare module 'fastify' {
     db: Database;
     config: AppConfig;
     authStore: AuthStore;
-    /** The broker connection (the simulated market today); null when none runs. */
+    /** The broker connection as every instance sees it (the adapters run on the leader). */
     market: ClusterMarket;
+    /** The broker adapters that run in this process, by source (src/server/broker/registry.ts). */
+    adapters: ReadonlyMap<string, BrokerAdapter>;
     /** This process's copy engine (it copies only while this process leads). */
     copier: CopyEngine;
     ledger: Ledger;
@@ -74,43 +68,17 @@ declare module 'fastify' {
 
 const BODY_LIMIT = 1024 * 1024;
 
-/** A second process on a PostgreSQL database whose market another process runs. */
-export class MarketLockedError extends Error {}
+export { MarketLockedError } from './broker/compose.ts';
 const SESSION_SWEEP_MS = 500;
 const UPGRADE_TIMEOUT_MS = 10_000;
-const MARKET_LOCK = 'simulated-market';
-const MARKET_RELOCK_MS = 2_000;
-/** How long a dashboard order waits for the terminal's answer; how long a command may wait for its agent. */
-const COMMAND_ANSWER_TIMEOUT_MS = 15_000;
-const COMMAND_TTL_MS = 30_000;
 
-async function openDatabase(config: AppConfig): Promise<{ db: Database; release: () => void }> {
-  if (config.databaseUrl) return { db: await openPostgres(config.databaseUrl, config.databaseSchema), release: () => {} };
-  if (config.inMemory) return { db: await openPglite(null), release: () => {} };
-  const release = await lockDataDir(config.dataDir);
-  try {
-    return { db: await openPglite(config.dataDir), release };
-  } catch (err) {
-    release();
-    throw err;
-  }
-}
-
-function validationMessage(error: FastifyError): string {
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    return error.validation
-      .map((v) => {
-        const where = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-        const message = v.message ?? 'is invalid';
-        return where && !message.startsWith(where) ? `${where}: ${message}` : message;
-      })
-      .join('; ');
-  }
-  return error.message;
+export interface BuildOptions {
+  /** The broker adapters the server runs (default: the registry's, src/server/broker/registry.ts). */
+  adapters?: readonly AdapterFactory[];
 }
 
 /** Builds the whole server (database, auth, routes, static client). Never listens. */
-export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -184,76 +152,21 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     changes.connect(() => void bus.publish('changes', 0, undefined, { remoteOnly: true }).catch(() => undefined));
     bus.subscribe('changes', () => changes.seen());
   }
-  const ledger = new Ledger(db, () => changes.bump());
-  const onCopyError = (err: unknown) => app.log.error({ err }, 'copying failed; retried at the next update');
-  // Real accounts: what terminal agents report through the ingest API, and commands back to them.
-  const agents = new AgentBroker(db, ledger, {
-    now: config.market.now,
-    answerTimeoutMs: COMMAND_ANSWER_TIMEOUT_MS,
-    commandTtlMs: COMMAND_TTL_MS,
-    onError: (err) => app.log.error({ err }, 'agent broker failed'),
-    bus,
+  const broker = await composeBroker(
+    { db, config, bus, changes, demo, log: app.log, seedDemoUsers: (tx) => seedDemoUsers(authStore, tx) },
+    options.adapters ?? ADAPTERS,
+  ).catch(async (err: unknown) => {
+    await app.close();
+    throw err;
   });
-  // The simulated market runs in demo mode and, after a restart, wherever it made the data (unless DEMO=0).
-  const simulatedOptions = { ...config.market, onError: (err: unknown) => app.log.error({ err }, 'market tick failed') };
-  const runsSimulated = config.demo !== false && (demo || (await hasSimulatedData(db)));
-  const simulated = runsSimulated ? createSimulatedBroker(db, ledger, simulatedOptions) : null;
-  const local = new CompositeBroker(simulated ? [simulated, agents] : [agents]);
-  const copier = new CopyEngine(db, local, onCopyError, () => changes.bump());
-  const market = new ClusterMarket(local, bus, (err) => app.log.warn({ err }, 'could not publish the snapshot'));
-  const orders = new ClusterOrders(copier, market, bus, COMMAND_ANSWER_TIMEOUT_MS + 5_000);
-
-  // Exactly one process runs the market and the copy engine on a database (two would close the same
-  // positions twice): the holder of an advisory lock. The others serve what it publishes and try the
-  // lock every MARKET_RELOCK_MS; if the leader dies, one of them reloads the market from the database
-  // and goes on. If the lock's connection dies, this process pauses the market (no tick, orders answer
-  // 503) until it holds the lock again.
-  const leadership = new Leadership(db, MARKET_LOCK, MARKET_RELOCK_MS, {
-    log: app.log,
-    lead: async (first) => {
-      if (first) {
-        if (simulated) {
-          const started = performance.now();
-          // The demo users and the history are written in one transaction: a crash leaves neither.
-          const made = await prepareSimulatedData(db, simulatedOptions, demo ? (tx) => seedDemoUsers(authStore, tx) : undefined);
-          if (made) app.log.info({ ...made, ms: Math.round(performance.now() - started) }, 'generated the simulated history');
-          if (demo) await seedDemoUsers(authStore);
-        }
-        // The copy engine follows the market's trades from its first one (the first start's open trades).
-        await copier.start();
-        await local.start();
-      } else {
-        await local.resume();
-        // The bridge may have been switched, or the rules changed, by another process meanwhile.
-        await copier.start();
-      }
-      market.lead();
-    },
-    lose: () => {
-      market.follow();
-      local.pause();
-      copier.stop();
-    },
-  });
-  app.addHook('onClose', async () => {
-    orders.dispose();
-    await leadership.close();
-  });
-  if (!(await leadership.attempt())) {
-    if (!bus.shared) {
-      await app.close();
-      throw new MarketLockedError(
-        'Another server process already runs the market on this PostgreSQL database' +
-          (config.databaseSchema ? ` (schema ${config.databaseSchema})` : '') +
-          '. Only one may run it without Redis: stop the other one, point this one at another database or DATABASE_SCHEMA, ' +
-          'or set REDIS_URL on every instance to run several (docs/operations.md, "Running at scale").',
-      );
-    }
-    app.log.info('another instance runs the market: this one serves what it publishes and stands by to take over');
-    leadership.campaign();
+  const { market, copier, orders, ledger } = broker;
+  app.addHook('onClose', () => broker.close());
+  try {
+    await broker.run();
+  } catch (err) {
+    await app.close();
+    throw err;
   }
-  // A new follower asks the leader for its snapshot rather than wait for the next tick.
-  if (!market.isLeader) await market.greet();
 
   const excursions = new ExcursionCache(db, config.market.now);
   await excursions.refresh(true);
@@ -263,6 +176,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     hub.update(snapshot);
   });
   app.decorate('market', market);
+  app.decorate('adapters', broker.adapters);
   app.decorate('copier', copier);
   app.decorate('ledger', ledger);
   app.decorate('changes', changes);
@@ -273,43 +187,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     await market.stop();
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation) return reply.status(400).send({ message: validationMessage(error) });
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ message: 'The database is unavailable at the moment. Please try again in a few seconds.' });
-    }
-    // A deliberate answer: a 4xx, or a 503/504 the server chose (the market paused, a terminal that
-    // has not answered in time) with its message.
-    if (error instanceof HttpError) return reply.status(error.statusCode).send({ message: error.message });
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message });
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: 'Internal server error.' });
-  });
+  app.setErrorHandler(errorHandler);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        workerSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // The app is served over plain http on localhost out of the box.
-    strictTransportSecurity: false,
-  });
+  await app.register(helmet, HELMET_OPTIONS);
   // Brotli or gzip for every response over 1 kB (an account's deal history shrinks about tenfold);
   // a fast brotli level, as JSON answers are compressed on every request. The built client ships
   // precompressed (.br, .gz beside each file), served as is below.
@@ -335,7 +215,6 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     for (const socket of upgrading) socket.destroy();
   });
-  const ingest = new Ingest(db, ledger, config.market.now);
   await app.register(authGuard, { store: authStore, agents: async (key) => agentByKeyHash(db, hashToken(key)) });
   await app.register(authRoutes, { store: authStore, auth: config.auth, ...(bus instanceof RedisBus ? { redis: { client: bus.client, namespace } } : {}) });
   await app.register(bridgeRoutes, {
@@ -351,8 +230,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(tradingRoutes, { db, market, copier: orders, excursions, changes });
   await app.register(copyRoutes, { db, market, orders, changes, now: config.market.now });
   await app.register(rebatesRoutes, { db, changes });
-  await app.register(ingestRoutes, { db, ingest, agents });
-  await app.register(importRoutes, { db, ingest, agents });
+  // The adapters' own routes (the terminal agents' ingest API and statement import).
+  for (const routes of broker.routes) await app.register(routes);
   await app.register(liveRoutes, { store: authStore, hub, market, allowedOrigins: config.allowedOrigins ?? [] });
   await app.register(healthRoutes);
   await app.register(metricsPlugin);
@@ -406,13 +285,4 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
 
   return app;
-}
-
-/** A URL path decoded, or as it is when it does not decode. */
-function decodeURIComponentSafe(url: string): string {
-  try {
-    return decodeURIComponent(url);
-  } catch {
-    return url;
-  }
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { openPglite } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
-import { generateHistory } from '#server/market/history.ts';
+import { generateHistory } from '#server/broker/simulated/history.ts';
 import { benchClient } from './client.ts';
 import { startProcess } from './spawn.ts';
 import { benchLiveTable } from './live-table.ts';

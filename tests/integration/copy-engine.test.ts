@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 import { activeRelations } from '#server/db/copy-relations-repo.ts';
-import type { LiveAccount, LivePosition } from '#server/market/adapter.ts';
+import type { LiveAccount, LivePosition } from '#server/broker/port.ts';
 import { BACKENDS, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 
 /** The copy size worked out here: the master's lot × the follower's ratio, to 0.01 lot, at least 0.01. */

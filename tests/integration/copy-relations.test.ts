@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyRelation } from '#shared/contract/copy-relations.ts';
-import type { LiveAccount } from '#server/market/adapter.ts';
+import type { LiveAccount } from '#server/broker/port.ts';
 import { BACKENDS, http, login, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 
 type Relations = { data: CopyRelation[] };

@@ -21,13 +21,13 @@ describe.each(BACKENDS)('master trades reported while no process copied (%s)', (
   const call = <T = { message: string }>(method: string, path: string, body?: unknown) =>
     http<T>(server, method, path, { key, ...(body === undefined ? {} : { body }), headers: method === 'GET' ? {} : { 'idempotency-key': randomUUID() } });
 
-  /** What the leader's loss does to this process, then what taking the lead again does (app.ts). */
+  /** What the leader's loss does to this process, then what taking the lead again does (src/server/broker/compose.ts). */
   const loseLead = () => {
     server.app.copier.stop();
-    server.app.market.local.pause();
+    server.app.market.pause();
   };
   const takeLead = async () => {
-    await server.app.market.local.resume();
+    await server.app.market.resume();
     await server.app.copier.start();
   };
   const missed = async () =>

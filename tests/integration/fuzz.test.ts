@@ -29,7 +29,7 @@ import FindMyWay from 'find-my-way';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, http as jsonHttp, login, startServer, type TestServer } from './helpers/server.ts';
-import { INSTRUMENTS } from '#server/market/instruments.ts';
+import { INSTRUMENTS } from '#server/broker/simulated/instruments.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { ticket } from './helpers/ws.ts';
 

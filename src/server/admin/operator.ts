@@ -2,7 +2,7 @@
 // through the same services the API calls, whose refusals it prints in the same words.
 import type { Actor } from '#server/copy/relations.ts';
 import { auditOperator } from '#server/db/registry-repo.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { httpAnswerOf } from '#server/http/errors.ts';
 import { CliError } from './args.ts';
 
 export const OPERATOR: Actor = { scope: null, audit: auditOperator };
@@ -12,7 +12,8 @@ export async function asCli<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof HttpError && err.statusCode < 500) throw new CliError(err.message);
+    const answer = httpAnswerOf(err);
+    if (answer && answer.statusCode < 500) throw new CliError(answer.message);
     throw err;
   }
 }

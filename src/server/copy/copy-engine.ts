@@ -2,18 +2,18 @@ import type { Database } from '#server/db/database.ts';
 import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import { activeRelations, markEquityStopped, type Relation } from '#server/db/copy-relations-repo.ts';
-import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/market/adapter.ts';
+import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/broker/port.ts';
 import { copySize, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { convertOrNull, slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
 import { handledCopies, insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { NoTerminal } from '#server/broker/errors.ts';
 
 /** Why a copy order failed, from the adapter's refusal. */
 export function missReasonOf(err: unknown): { reason: MissReason; message: string } {
   const message = err instanceof Error ? err.message : String(err);
   if (/margin/i.test(message)) return { reason: 'no_margin', message };
-  if (err instanceof HttpError && err.statusCode === 409 && /terminal/i.test(message)) return { reason: 'agent_offline', message };
+  if (err instanceof NoTerminal) return { reason: 'agent_offline', message };
   return { reason: 'rejected', message };
 }
 

@@ -25,7 +25,7 @@ import {
   tradesOpenedSince,
 } from '#server/db/copy-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
-import type { LiveAccount, MarketSnapshot } from '#server/market/adapter.ts';
+import type { LiveAccount, MarketSnapshot } from '#server/broker/port.ts';
 import { inScope, type Scope } from '#server/auth/scope.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {

@@ -1,5 +1,6 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
+import type { LiveAccount } from '#server/broker/port.ts';
 import { insertRelation, IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
 
 /** A broker as stored: its terms and logo. */
@@ -37,8 +38,8 @@ export interface AccountRow {
   last_update: number;
 }
 
-/** Accounts fed by the simulated market, or by terminal agents. */
-export type AccountSource = 'simulated' | 'agent';
+/** The broker adapter that feeds an account: one of the registry's sources (src/server/broker/registry.ts). */
+export type AccountSource = string;
 
 export type NewBroker = Omit<BrokerRow, 'id'>;
 /**
@@ -125,6 +126,17 @@ export async function listAccounts(q: Queryable, source: AccountSource): Promise
     [source],
   );
   return rows.map((r) => ({ ...r, last_update: epoch(r.last_update) }));
+}
+
+/** Every source the accounts name (checked against the broker registry at start). */
+export async function accountSources(q: Queryable): Promise<string[]> {
+  return (await q.query<{ source: string }>('SELECT DISTINCT source FROM accounts ORDER BY source')).map((r) => r.source);
+}
+
+/** The accounts of one source as the broker port sees them: each with its broker. */
+export async function liveAccounts(q: Queryable, source: AccountSource): Promise<LiveAccount[]> {
+  const brokers = new Map((await listBrokers(q)).map((b) => [b.id, b]));
+  return (await listAccounts(q, source)).map(({ broker_id, ...a }) => ({ ...a, broker: brokers.get(broker_id)! }));
 }
 
 export async function insertBroker(q: Queryable, b: NewBroker): Promise<number> {

@@ -527,9 +527,16 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE n.account_id = f.account_id AND n.derived AND n.day >= f.first;
     `,
   },
+  {
+    version: 15,
+    name: "an account's source is any broker adapter's (checked against the registry at start, not by the table)",
+    sql: `
+      ALTER TABLE accounts DROP CONSTRAINT IF EXISTS accounts_source_check;
+    `,
+  },
 ];
 
-/** Applies every migration not yet recorded, each in its own transaction, in order. */
+/** Applies every migration not yet recorded, each in its own transaction, in version order. */
 export async function migrate(db: Database): Promise<number[]> {
   // Under the same lock as each migration: instances starting together on an empty database would
   // otherwise race on creating this table.
@@ -542,7 +549,8 @@ export async function migrate(db: Database): Promise<number[]> {
     (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
   );
   const done: number[] = [];
-  for (const m of MIGRATIONS) {
+  // By version, whatever order the list was written in (a version left free may come later).
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
     // The advisory lock serialises instances migrating one PostgreSQL database at once;
     // the loser's insert fails on the primary key and its transaction rolls back whole.

@@ -1,3 +1,4 @@
+import type { LivePosition } from '#server/broker/port.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 
@@ -29,8 +30,8 @@ export interface PositionRow {
 const COLUMNS = `p.id, p.account_id, p.master_position_id, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current,
   p.price_low, p.price_high, p.sl, p.tp, p.profit, p.swap, p.commission, p.fee, p.exec_duration_ms, p.opened_at`;
 
-/** The open positions of the accounts of one source (the simulated market's, or the agents'). */
-export async function listPositions(q: Queryable, source: 'simulated' | 'agent'): Promise<PositionRow[]> {
+/** The open positions of the accounts of one source (an adapter's: the simulated market's, the agents'), as the broker port sees them. */
+export async function listPositions(q: Queryable, source: string): Promise<LivePosition[]> {
   const rows = await q.query<Omit<PositionRow, 'opened_at'> & { opened_at: Date }>(
     `SELECT ${COLUMNS} FROM positions p JOIN accounts a ON a.id = p.account_id WHERE a.source = $1 ORDER BY p.id`,
     [source],

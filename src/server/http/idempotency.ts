@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { claimKey, finishKey, readKey, releaseKey, releaseStaleClaim } from '#server/db/idempotency-repo.ts';
-import { badRequest, HttpError } from './errors.ts';
+import { badRequest, HttpError, httpAnswerOf } from './errors.ts';
 
 /** How long a claimed key waits for its first request before another may take it over (a crash). */
 export const IDEMPOTENCY_CLAIM_TTL_MS = 60_000;
@@ -96,9 +96,10 @@ export async function idempotent<T extends object>(
   try {
     result = await run();
   } catch (err) {
-    if (err instanceof HttpError && err.statusCode < 500) {
+    const refusal = httpAnswerOf(err);
+    if (refusal && refusal.statusCode < 500) {
       // A refusal is replayed too; if it cannot be stored, the key is released rather than left pending.
-      await finishKey(db, userId, key, err.statusCode, { message: err.message }).catch(release);
+      await finishKey(db, userId, key, refusal.statusCode, { message: refusal.message }).catch(release);
     } else {
       await release();
     }

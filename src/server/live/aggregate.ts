@@ -2,7 +2,7 @@ import { aggregateBreakeven } from '#shared/analytics/breakeven.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
 import { convert } from '#shared/domain/fx.ts';
-import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/market/adapter.ts';
+import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/broker/port.ts';
 
 export interface ExcursionCache {
   get(symbol: string): { avg_mae: number | null; median_mae: number | null; avg_mfe: number | null; median_mfe: number | null } | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { MarketSnapshot } from '#server/market/adapter.ts';
+import type { MarketSnapshot } from '#server/broker/port.ts';
 import type { ExcursionCache } from './excursion-cache.ts';
 import { LiveHub } from './live-hub.ts';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LiveMessage, type Position } from '#shared/contract/positions.ts';
 import { filterPositionsByPortfolio } from '#shared/domain/positions-filter.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
-import type { MarketSnapshot } from '#server/market/adapter.ts';
+import type { MarketSnapshot } from '#server/broker/port.ts';
 import { aggregatePositions, type GroupBy } from './aggregate.ts';
 import type { ExcursionCache } from './excursion-cache.ts';
 import { inScope, scopeOfPortfolios } from '#server/auth/scope.ts';

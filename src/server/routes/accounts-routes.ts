@@ -23,7 +23,7 @@ import { dealsOf, dealTotals, recentResults, type DealRecord, type DealTotals } 
 import { navMonths, navOfMonth, navSeriesOf } from '#server/db/nav-repo.ts';
 import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import { badRequest } from '#server/http/errors.ts';
-import type { BrokerAdapter } from '#server/market/adapter.ts';
+import type { BrokerAdapter } from '#server/broker/port.ts';
 import { maxDrawdownOf, seriesOf, statsOf } from '#server/analytics/account-analytics.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';

@@ -22,7 +22,7 @@ import type { Database } from '#server/db/database.ts';
 import { badRequest, notFound } from '#server/http/errors.ts';
 import { idempotent } from '#server/http/idempotency.ts';
 import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
-import type { BrokerAdapter } from '#server/market/adapter.ts';
+import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';

@@ -15,7 +15,7 @@ import { badRequest, HttpError } from '#server/http/errors.ts';
 import { ReaderBusyError, readStatement } from '#server/import/read-in-worker.ts';
 import { NotAStatementError, ReadBudgetError, type ParsedStatement } from '#server/import/report.ts';
 import { money } from '#server/import/stated.ts';
-import type { AgentBroker } from '#server/ingest/agent-broker.ts';
+import type { AgentChannel } from '#server/broker/agent/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 import { findAccount } from './account-lookup.ts';
 
@@ -39,7 +39,7 @@ const UNREADABLE = 'This file could not be read as a MetaTrader 4 or 5 trade his
  * or MT4 Statement into one account of their portfolios; its deals are stored by ticket, as the
  * terminal agents' are, so importing an overlapping report again changes nothing.
  */
-export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: Pick<AgentBroker, 'reported'> }> = async (
+export const importRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: Pick<AgentChannel, 'reported'> }> = async (
   app,
   { db, ingest, agents },
 ) => {

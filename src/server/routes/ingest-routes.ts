@@ -6,7 +6,7 @@ import { agentAccounts } from '#server/db/agents-repo.ts';
 import { answerCommand, takePending } from '#server/db/commands-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { HttpError, notFound } from '#server/http/errors.ts';
-import type { AgentBroker } from '#server/ingest/agent-broker.ts';
+import type { AgentChannel } from '#server/broker/agent/agent-broker.ts';
 import type { Ingest } from '#server/ingest/ingest.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
@@ -16,7 +16,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
  * fetch their commands by long poll, with their key in x-agent-key. Agents reach only these routes;
  * users' keys do not open them.
  */
-export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: AgentBroker }> = async (app, { db, ingest, agents }) => {
+export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: AgentChannel }> = async (app, { db, ingest, agents }) => {
   app.post(
     '/api/ingest/v1/batches',
     {

@@ -8,7 +8,7 @@ import type { AuthStore, SessionUser } from '#server/auth/auth-store.ts';
 import { inScope, scopeFor } from '#server/auth/scope.ts';
 import { forbidden, HttpError } from '#server/http/errors.ts';
 import type { LiveHub, Subscription } from '#server/live/live-hub.ts';
-import type { BrokerAdapter } from '#server/market/adapter.ts';
+import type { BrokerAdapter } from '#server/broker/port.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -21,7 +21,7 @@ import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import { badRequest, HttpError, notFound } from '#server/http/errors.ts';
 import { idempotent } from '#server/http/idempotency.ts';
 import type { ExcursionCache } from '#server/live/excursion-cache.ts';
-import type { BrokerAdapter } from '#server/market/adapter.ts';
+import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { Changes } from '#server/scale/changes.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MarketSnapshot } from '#server/market/adapter.ts';
+import type { MarketSnapshot } from '#server/broker/port.ts';
 import { LocalBus, RedisBus, type Bus } from './bus.ts';
 import { snapshotCodec } from './cluster-market.ts';
 

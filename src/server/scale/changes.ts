@@ -1,4 +1,4 @@
-import { Listeners } from '#server/market/listeners.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 
 /**
  * Counts the changes of what cached answers read (a ledger commit, a market tick, an agent's

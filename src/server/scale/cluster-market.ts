@@ -1,6 +1,6 @@
-import { HttpError } from '#server/http/errors.ts';
-import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/market/adapter.ts';
-import { Listeners } from '#server/market/listeners.ts';
+import { NotLeading } from '#server/broker/errors.ts';
+import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 import type { Bus, Codec } from './bus.ts';
 
 const SNAPSHOTS = 'market:snapshot';
@@ -44,8 +44,7 @@ export const EMPTY_SNAPSHOT: MarketSnapshot = {
   positions: [],
 };
 
-const notLeading = () =>
-  new HttpError(503, 'This server does not run the market at the moment: another instance takes it over. Try again in a few seconds.');
+const notLeading = () => new NotLeading();
 
 /**
  * The market as every instance of an installation sees it. The leader runs the broker adapters

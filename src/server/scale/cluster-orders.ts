@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { CopyEngine } from '#server/copy/copy-engine.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { isDatabaseUnavailable } from '#server/db/database.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { queryableOf } from '#server/db/write-context.ts';
+import type { WriteContext } from '#server/broker/port.ts';
+import {
+  BrokerError,
+  brokerErrorFromWire,
+  brokerErrorToWire,
+  LeaderDatabaseUnavailable,
+  LeaderFailed,
+  NoLeader,
+  OutcomeUnknown,
+  ShuttingDown,
+  type BrokerErrorWire,
+} from '#server/broker/errors.ts';
 import type { Bus } from './bus.ts';
 import type { ClusterMarket } from './cluster-market.ts';
 
@@ -30,8 +42,8 @@ interface Reply {
   to: string;
   ok: boolean;
   value?: number;
-  status?: number;
-  message?: string;
+  /** Why it failed (a broker error's kind and message). */
+  error?: BrokerErrorWire;
 }
 
 const REQUESTS = 'orders:request';
@@ -61,9 +73,8 @@ export class ClusterOrders {
         reply.value = await this.run(envelope.request);
       } catch (err) {
         reply.ok = false;
-        const known = err instanceof HttpError;
-        reply.status = known ? err.statusCode : isDatabaseUnavailable(err) ? 503 : 500;
-        reply.message = known ? err.message : reply.status === 503 ? 'The database is unavailable at the moment. Please try again in a few seconds.' : 'The order failed on the instance that runs the market.';
+        const known = err instanceof BrokerError ? err : isDatabaseUnavailable(err) ? new LeaderDatabaseUnavailable() : new LeaderFailed();
+        reply.error = brokerErrorToWire(known);
       }
       await this.bus.publish(REPLIES, reply, undefined, { remoteOnly: true });
     });
@@ -94,7 +105,7 @@ export class ClusterOrders {
   }
 
   private async run(request: Request): Promise<number> {
-    const inTx = (entry: AuditEntry) => (tx: Parameters<typeof audit>[0]) => audit(tx, entry.userId, entry.action, entry.details);
+    const inTx = (entry: AuditEntry) => (ctx: WriteContext) => audit(queryableOf(ctx), entry.userId, entry.action, entry.details);
     switch (request.op) {
       case 'close':
         return this.copier.close(request.ids, inTx(request.audit));
@@ -110,21 +121,22 @@ export class ClusterOrders {
   }
 
   private async send(request: Request): Promise<number> {
-    // One instance alone (or the leader) carries it out itself; a paused market refuses with 503.
+    // One instance alone (or the leader) carries it out itself; a paused market refuses (MarketPaused).
     if (this.market.isLeader || !this.bus.shared) return this.run(request);
     if (this.market.silenceMs > LEADER_SILENT_MS) {
-      throw new HttpError(503, 'No instance runs the market at the moment (another one is taking it over). Try again in a few seconds.');
+      throw new NoLeader();
     }
     const id = randomUUID();
     const reply = await new Promise<Reply>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve({ id, to: '', ok: false, status: 504, message: 'The instance that runs the market has not answered in time: the outcome is unknown. The order will not be sent again.' });
+        const late = new OutcomeUnknown('The instance that runs the market has not answered in time: the outcome is unknown. The order will not be sent again.');
+        resolve({ id, to: '', ok: false, error: brokerErrorToWire(late) });
       }, this.replyTimeoutMs);
       this.pending.set(id, { resolve, timer });
       this.bus.publish<Envelope>(REQUESTS, { id, from: this.bus.id, request }, undefined, { remoteOnly: true }).catch(() => undefined);
     });
-    if (!reply.ok) throw new HttpError(reply.status ?? 500, reply.message ?? 'The order failed.');
+    if (!reply.ok) throw brokerErrorFromWire(reply.error ?? { message: 'The order failed.' });
     return reply.value ?? 0;
   }
 
@@ -132,7 +144,7 @@ export class ClusterOrders {
   dispose(): void {
     for (const [id, { timer, resolve }] of this.pending) {
       clearTimeout(timer);
-      resolve({ id, to: '', ok: false, status: 503, message: 'The server is shutting down: the outcome is unknown. Please check before sending the order again.' });
+      resolve({ id, to: '', ok: false, error: brokerErrorToWire(new ShuttingDown()) });
     }
     this.pending.clear();
   }

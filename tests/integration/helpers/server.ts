@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
-import { SimulatedMarket } from '#server/market/simulated-market.ts';
-import { CompositeBroker } from '#server/market/composite.ts';
+import type { Simulator } from '#server/broker/simulated/index.ts';
+import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
+import type { AdapterFactory } from '#server/broker/registry.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -23,6 +24,8 @@ export interface TestServerOptions {
   demo?: boolean;
   schema?: string;
   market?: Partial<MarketConfig>;
+  /** The broker adapters the server runs (default: the registry's). */
+  adapters?: readonly AdapterFactory[];
 }
 
 export function testConfig(backend: Backend, options: TestServerOptions = {}): AppConfig {
@@ -47,7 +50,7 @@ export function testConfig(backend: Backend, options: TestServerOptions = {}): A
 /** The real server from buildApp on a random port, with its own database (in-memory PGlite or a fresh schema). */
 export async function startServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
   const config = testConfig(backend, options);
-  const app = await buildApp(config);
+  const app = await buildApp(config, { adapters: options.adapters });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
@@ -106,10 +109,8 @@ export async function login(server: TestServer, who: keyof typeof DEMO): Promise
 }
 
 /** The simulated market behind an app's broker adapter: tests step its clock and drive its masters. */
-export function simulatorOf(app: FastifyInstance): SimulatedMarket {
-  const local = app.market.local;
-  const parts = local instanceof CompositeBroker ? local.parts : [local];
-  const simulated = parts.find((p) => p instanceof SimulatedMarket);
-  if (!simulated) throw new Error('this server runs no simulated market');
+export function simulatorOf(app: FastifyInstance): Simulator {
+  const simulated = app.adapters.get('simulated');
+  if (!(simulated instanceof SimulatedMarket)) throw new Error('this server runs no simulated market');
   return simulated;
 }

@@ -1,7 +1,7 @@
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { eurRates, usdValue } from '#shared/domain/fx.ts';
-import type { InstrumentInfo } from './adapter.ts';
+import type { InstrumentInfo } from '#server/broker/port.ts';
 
 export type MarketType = 'Forex' | 'Equities';
 

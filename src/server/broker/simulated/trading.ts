@@ -1,4 +1,4 @@
-import type { Side } from './adapter.ts';
+import type { Side } from '#server/broker/port.ts';
 import { convert, roundPrice, type Instrument, type Mids } from './instruments.ts';
 
 export type { Side };

@@ -1,27 +1,40 @@
-import type { Queryable } from '#server/db/database.ts';
-import type { AccountRow, BrokerRow } from '#server/db/accounts-repo.ts';
-import type { PositionRow } from '#server/db/positions-repo.ts';
 import type { EurRates } from '#shared/domain/fx.ts';
+
+/**
+ * The broker port: what the rest of the server needs from a broker connection, in the core's own
+ * vocabulary. Adapters (src/server/broker/<name>/) implement it; the repositories map their rows
+ * to these types at their edge. Nothing here knows of the database (docs/architecture.md).
+ */
 
 export type Side = 'Buy' | 'Sell';
 export type InstrumentCategory = 'Forex' | 'Equities';
 
+declare const writeContextBrand: unique symbol;
+/**
+ * The write an order is part of, opaque to the port: the ledger and the database layer know what
+ * it is (src/server/db/write-context.ts) and write their rows in it.
+ */
+export interface WriteContext {
+  readonly [writeContextBrand]: true;
+}
+
 /** Runs inside the write's own transaction (the audit row). */
-export type InTransaction = (tx: Queryable) => Promise<void>;
+export type InTransaction = (ctx: WriteContext) => Promise<void>;
 
 /**
  * What the rest of the server needs from a broker connection. The simulated market implements it;
  * a MetaTrader, cTrader or FIX bridge implements the same and nothing else changes: app.ts, routes,
  * the live feed and the copy engine only talk to this interface. The adapter hands closed deals, day
- * ends and account thresholds to the ledger, which keeps the books.
+ * ends and account thresholds to the ledger, which keeps the books. Writes refused for a reason the
+ * user should hear throw the domain errors of ./errors.ts.
  */
 export interface BrokerAdapter {
   /** Connects (or resumes from stored state) and starts streaming. */
   start(): Promise<void>;
   stop(): Promise<void>;
   /**
-   * Stops the clock and refuses writes (503) without touching the database: this process lost the
-   * right to run the broker connection (its lock's connection died).
+   * Stops the clock and refuses writes (MarketPaused) without touching the database: this process
+   * lost the right to run the broker connection (its lock's connection died).
    */
   pause(): void;
   /** The right is back: reload from the database (the truth) and run again. */
@@ -81,13 +94,65 @@ export interface InstrumentInfo {
 }
 
 /** A broker: its terms (spread, latency, commission, IB rebate) and logo. */
-export type BrokerInfo = BrokerRow;
+export interface BrokerInfo {
+  id: number;
+  broker_name: string;
+  img_path: string;
+  spread_pips: number;
+  latency_ms: number;
+  commission_per_lot: number;
+  rebate_per_lot: number;
+}
 
 /** An account as the broker reports it, with its broker. */
-export type LiveAccount = Omit<AccountRow, 'broker_id'> & { broker: BrokerInfo };
+export interface LiveAccount {
+  id: number;
+  account_id: string;
+  account: string;
+  account_name: string;
+  broker: BrokerInfo;
+  server: string;
+  server_name: string;
+  teiko_category: string;
+  currency: string;
+  /** A master unless it follows one: read from its copy relation (docs/copying.md). */
+  is_master: boolean;
+  /** The account it copies now (its active copy relation); null for a master. */
+  master_id: number | null;
+  leverage: number;
+  balance: number;
+  equity: number;
+  margin: number;
+  ping: number;
+  /** epoch seconds */
+  last_update: number;
+}
 
-/** An open position as the terminal reports it (the positions table holds the same). */
-export type LivePosition = PositionRow;
+/** An open position as the terminal reports it. */
+export interface LivePosition {
+  id: number;
+  account_id: number;
+  /** The master position this one copies (null for a master's own trade). */
+  master_position_id: number | null;
+  symbol: string;
+  type: Side;
+  category: InstrumentCategory;
+  quantity: number;
+  price_open: number;
+  price_current: number;
+  price_low: number;
+  price_high: number;
+  sl: number | null;
+  tp: number | null;
+  /** account currency */
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  exec_duration_ms: number;
+  /** epoch seconds */
+  opened_at: number;
+}
 
 export interface MarketSnapshot {
   /** epoch ms of the tick */

@@ -1,26 +1,26 @@
 import type { Database } from '#server/db/database.ts';
-import { listAccounts, listBrokers, saveLiveState } from '#server/db/accounts-repo.ts';
+import { liveAccounts, saveLiveState } from '#server/db/accounts-repo.ts';
 import { allRules, type MarketType } from '#server/db/copy-rules-repo.ts';
 import { readMarketState, writeMarketState } from '#server/db/market-state-repo.ts';
+import { writeContextOf } from '#server/db/write-context.ts';
 import { deletePositions, insertPosition, listPositions, saveMarks, setStops } from '#server/db/positions-repo.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { MarketPaused } from '#server/broker/errors.ts';
 import { dayOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
 import type { ClosedTrade } from '#server/ledger/rules.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import type {
   BrokerAdapter,
-  BrokerInfo,
   InTransaction,
   LiveAccount,
   LivePosition,
   MarketSnapshot,
   OpenOrder,
   TradeEvent,
-} from './adapter.ts';
+} from '#server/broker/port.ts';
 import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
 import { masterSize, Random } from './random.ts';
-import { Listeners } from './listeners.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 import { Serial } from './serial.ts';
 import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
 
@@ -58,7 +58,6 @@ export class SimulatedMarket implements BrokerAdapter {
   private readonly listeners = new Listeners<MarketSnapshot>();
   private readonly tradeListeners = new Listeners<TradeEvent>();
   private mids = new Map<string, number>();
-  private brokers = new Map<number, BrokerInfo>();
   private accounts = new Map<number, LiveAccount>();
   private positions = new Map<number, LivePosition>();
   /** What each master trades (its rule's market) and, on the first start, which symbols it favours. */
@@ -120,9 +119,7 @@ export class SimulatedMarket implements BrokerAdapter {
   }
 
   private assertRunning(): void {
-    if (this.paused) {
-      throw new HttpError(503, 'The market is paused while its database connection is restored. Please try again in a few seconds.');
-    }
+    if (this.paused) throw new MarketPaused();
   }
 
   /** The state at the end of the last step: never a step half done. */
@@ -174,10 +171,7 @@ export class SimulatedMarket implements BrokerAdapter {
   }
 
   private async load(): Promise<void> {
-    this.brokers = new Map((await listBrokers(this.db)).map((b) => [b.id, b]));
-    this.accounts = new Map(
-      (await listAccounts(this.db, 'simulated')).map(({ broker_id, ...a }) => [a.id, { ...a, broker: this.brokers.get(broker_id)! }]),
-    );
+    this.accounts = new Map((await liveAccounts(this.db, 'simulated')).map((a) => [a.id, a]));
     this.positions = new Map((await listPositions(this.db, 'simulated')).map((p) => [p.id, p]));
     const rules = await allRules(this.db);
     this.marketOf = new Map(rules.map((r) => [r.master_id, r.market_type]));
@@ -384,7 +378,7 @@ export class SimulatedMarket implements BrokerAdapter {
     const balances = await this.ledger.write(async (tx) => {
       await deletePositions(tx, closing.map((p) => p.id));
       const after = await this.ledger.record(tx, trades);
-      await inTx?.(tx);
+      await inTx?.(writeContextOf(tx));
       return after;
     });
     for (const [id, balance] of balances) {
@@ -414,7 +408,7 @@ export class SimulatedMarket implements BrokerAdapter {
       if (ids.length) {
         await this.db.transaction(async (tx) => {
           await setStops(tx, ids, takeProfit, stopLoss);
-          await inTx?.(tx);
+          await inTx?.(writeContextOf(tx));
         });
       }
       for (const id of ids) {

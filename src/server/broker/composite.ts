@@ -1,5 +1,5 @@
 import { Listeners } from './listeners.ts';
-import type { BrokerAdapter, InTransaction, LivePosition, MarketSnapshot, OpenOrder, TradeEvent } from './adapter.ts';
+import type { BrokerAdapter, InTransaction, LivePosition, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
 
 /**
  * Several broker adapters as one (the simulated market beside the terminal agents): one snapshot

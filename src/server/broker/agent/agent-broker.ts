@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { eurRates } from '#shared/domain/fx.ts';
 import type { Database } from '#server/db/database.ts';
-import { listAccounts, listBrokers } from '#server/db/accounts-repo.ts';
+import { liveAccounts } from '#server/db/accounts-repo.ts';
+import { writeContextOf } from '#server/db/write-context.ts';
 import {
   closingIdentifiers,
   commandsByIds,
@@ -16,7 +17,7 @@ import {
 } from '#server/db/commands-repo.ts';
 import { identifiersOf, listPositions } from '#server/db/positions-repo.ts';
 import { masterPositionRef, pruneClosedPositions, resolveCopies } from '#server/db/copy-links-repo.ts';
-import { conflict, HttpError } from '#server/http/errors.ts';
+import { MarketPaused, NoTerminal, OrderRefused, OutcomeUnknown } from '#server/broker/errors.ts';
 import type {
   BrokerAdapter,
   InstrumentInfo,
@@ -26,11 +27,11 @@ import type {
   MarketSnapshot,
   OpenOrder,
   TradeEvent,
-} from '#server/market/adapter.ts';
+} from '#server/broker/port.ts';
 import { dayOf } from '#server/ledger/calendar.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
-import { Listeners } from '#server/market/listeners.ts';
+import { Listeners } from '#server/broker/listeners.ts';
 import { LocalBus, type Bus } from '#server/scale/bus.ts';
 
 export interface AgentBrokerOptions {
@@ -60,13 +61,23 @@ export function instrumentOf(symbol: string): InstrumentInfo {
   return { symbol, category, quote, contract, pip, digits, exchange: null };
 }
 
+/** What the ingest API's routes tell the agent adapter, and wait for from it. */
+export interface AgentChannel {
+  /** An agent reported (through this instance), with its quotes. */
+  reported(quotes: readonly Quote[]): Promise<void>;
+  /** A command was answered (through this instance). */
+  answered(id: string): Promise<void>;
+  /** Resolves when commands are queued for this agent, or after `ms`. */
+  commandsQueued(agentId: number, ms: number): Promise<void>;
+}
+
 /**
  * The broker adapter of real accounts: its snapshot is what terminal agents last reported (through
  * the ingest API), and its orders are commands to those agents, answered by the terminals. A TP/SL
  * edit or a close resolves when the terminals confirm it; a refusal carries the terminal's message;
  * no answer in time tells the user the outcome is unknown (the command is not sent again).
  */
-export class AgentBroker implements BrokerAdapter {
+export class AgentBroker implements BrokerAdapter, AgentChannel {
   private current: MarketSnapshot = { at: 0, seq: 0, instruments: new Map(), rates: new Map(), mids: new Map(), accounts: new Map(), positions: [] };
   private readonly listeners = new Listeners<MarketSnapshot>();
   private readonly tradeListeners = new Listeners<TradeEvent>();
@@ -81,6 +92,8 @@ export class AgentBroker implements BrokerAdapter {
   private reports = 0;
   /** Started and not paused: this process runs the market (it leads). */
   private running = false;
+  /** Paused (the lock lost) and not yet resumed: writes are refused. */
+  private paused = false;
   private readonly bus: Bus;
 
   private day: number;
@@ -154,6 +167,7 @@ export class AgentBroker implements BrokerAdapter {
   /** Another instance runs the market now: no housekeeping, no refresh on reports here. */
   pause(): void {
     this.running = false;
+    this.paused = true;
     clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -164,6 +178,7 @@ export class AgentBroker implements BrokerAdapter {
     this.refreshing = next.catch((err: unknown) => this.options.onError?.(err));
     await next;
     this.running = true;
+    this.paused = false;
     this.watch();
   }
 
@@ -226,10 +241,7 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   private async load(quiet = false): Promise<void> {
-    const brokers = new Map((await listBrokers(this.db)).map((b) => [b.id, b]));
-    const accounts = new Map<number, LiveAccount>(
-      (await listAccounts(this.db, 'agent')).map(({ broker_id, ...a }) => [a.id, { ...a, broker: brokers.get(broker_id)! }]),
-    );
+    const accounts = new Map<number, LiveAccount>((await liveAccounts(this.db, 'agent')).map((a) => [a.id, a]));
     // A copy reports its master's terminal identifier (copy_of): linked here to the master's row,
     // open or known closed; a copy whose master has not been seen yet is linked to nothing.
     const links = await resolveCopies(this.db);
@@ -265,8 +277,9 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   async open(order: OpenOrder): Promise<void> {
+    if (this.paused) throw new MarketPaused();
     const account = this.current.accounts.get(order.accountId);
-    if (!account) throw conflict(`No terminal reports the account ${order.accountId}.`);
+    if (!account) throw new NoTerminal(`No terminal reports the account ${order.accountId}.`);
     // The master position as its own terminal names it (docs/copying.md): the follower's terminal
     // reports its copy with copy_of = master_position_id.
     const master = order.masterPositionId === null ? undefined : await masterPositionRef(this.db, order.masterPositionId);
@@ -283,6 +296,7 @@ export class AgentBroker implements BrokerAdapter {
   }
 
   async modifyStops(positionIds: readonly number[], takeProfit: number | null, stopLoss: number | null, inTx?: InTransaction): Promise<number> {
+    if (this.paused) throw new MarketPaused();
     return this.onPositions(positionIds, 'modify', (identifier) => ({ identifier, sl: stopLoss ?? 0, tp: takeProfit ?? 0 }), inTx);
   }
 
@@ -292,6 +306,7 @@ export class AgentBroker implements BrokerAdapter {
    * terminal never holds up the copying of the next trade.
    */
   async close(positionIds: readonly number[], inTx?: InTransaction): Promise<number> {
+    if (this.paused) throw new MarketPaused();
     return this.onPositions(positionIds, 'close', (identifier, p) => ({ identifier, volume: p.quantity }), inTx, inTx !== undefined);
   }
 
@@ -321,7 +336,7 @@ export class AgentBroker implements BrokerAdapter {
   /**
    * Sends commands to the agents that trade their accounts (with the caller's audit row, one
    * transaction) and waits for the terminals' answers. Returns how many were done; a refusal throws
-   * with the terminal's message; no answer in time throws 504 (the outcome is unknown).
+   * with the terminal's message; no answer in time throws OutcomeUnknown.
    */
   private async order(
     orders: { accountId: number; kind: CommandKind; payload: Record<string, unknown> }[],
@@ -334,7 +349,7 @@ export class AgentBroker implements BrokerAdapter {
     for (const o of orders) {
       const agentId = await tradingAgentOf(this.db, o.accountId);
       const account = this.current.accounts.get(o.accountId);
-      if (agentId === undefined) throw conflict(`No terminal agent may trade the account ${account?.account ?? o.accountId}.`);
+      if (agentId === undefined) throw new NoTerminal(`No terminal agent may trade the account ${account?.account ?? o.accountId}.`);
       commands.push({
         id: randomUUID(),
         agentId,
@@ -347,7 +362,7 @@ export class AgentBroker implements BrokerAdapter {
     }
     const queued = await this.db.transaction(async (tx) => {
       const ids = await insertCommands(tx, commands);
-      await inTx?.(tx);
+      await inTx?.(writeContextOf(tx));
       return ids;
     });
     await this.bus.publish(QUEUED, [...new Set(commands.map((c) => c.agentId))]);
@@ -355,9 +370,9 @@ export class AgentBroker implements BrokerAdapter {
     if (queued.size === 0) return 0;
     const answers = await this.answers([...queued]);
     const refused = answers.find((a) => a.state === 'rejected');
-    if (refused) throw new HttpError(422, `The terminal refused: ${refused.message ?? 'Update failed.'}`);
+    if (refused) throw new OrderRefused(refused.message ?? 'Update failed.');
     if (answers.some((a) => !FINAL_STATES.includes(a.state) || a.state === 'expired')) {
-      throw new HttpError(504, 'The terminal has not confirmed yet: the outcome is unknown. The order will not be sent again.');
+      throw new OutcomeUnknown();
     }
     return answers.filter((a) => a.state === 'done').length;
   }
