@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WsTicketResponse } from '#shared/contract/auth.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { LiveMessage, Position } from '#shared/contract/positions.ts';
 import { DEFAULT_ATTEMPTS, reconnectDelay, WS_CONNECT_TIMEOUT_MS } from '#shared/domain/backoff.ts';
 import { ApiError, apiRequest } from '#client/api/http.ts';
@@ -58,7 +58,7 @@ export interface LiveSocket {
 /** POST /api/ws-ticket with the session key (DESIGN.md: the key itself never goes into a URL). */
 export async function fetchWsTicket(signal: AbortSignal): Promise<string | null> {
   if (!sessionStore.get()?.api_key) return null;
-  const response = await apiRequest('/api/ws-ticket', { method: 'POST', schema: WsTicketResponse, signal });
+  const response = await apiRequest(endpoints.wsTicket, { signal });
   return response.data.ticket;
 }
 

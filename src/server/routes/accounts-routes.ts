@@ -1,15 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  AccountsInfoQuery,
-  AccountsInfoResponse,
-  BrokersResponse,
-  HistoricalLossesResponse,
-  MaxDrawdownQuery,
-  MaxDrawdownResponse,
-} from '#shared/contract/accounts.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
-import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/deals.ts';
-import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
@@ -94,8 +85,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   };
 
   app.get(
-    '/api/brokers/accounts/info',
-    { schema: { querystring: AccountsInfoQuery, response: { 200: AccountsInfoResponse.or(BrokersResponse), ...errors } } },
+    endpoints.accountsInfo.path,
+    { schema: { querystring: endpoints.accountsInfo.query, response: { 200: endpoints.accountsInfo.response.or(endpoints.brokers.response), ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const scope = scopeFor(user, request.query.portfolio);
@@ -111,8 +102,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   );
 
   app.get(
-    '/api/brokers/accounts/historical-losses',
-    { schema: { response: { 200: HistoricalLossesResponse, ...errors } } },
+    endpoints.historicalLosses.path,
+    { schema: { response: { 200: endpoints.historicalLosses.response, ...errors } } },
     async (request) => {
       const now = new Date(market?.snapshot().at ?? Date.now());
       const rows = await recentResults(db, callerScope(callerOf(request)), now);
@@ -128,8 +119,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   );
 
   app.get(
-    '/api/brokers/accounts/max-drawdown',
-    { schema: { querystring: MaxDrawdownQuery, response: { 200: MaxDrawdownResponse, ...errors } } },
+    endpoints.maxDrawdown.path,
+    { schema: { querystring: endpoints.maxDrawdown.query, response: { 200: endpoints.maxDrawdown.response, ...errors } } },
     async (request) => {
       if (!request.query.account) throw badRequest('Account is not provided.');
       const account = await findAccount(db, callerOf(request), request.query.account);
@@ -232,8 +223,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   };
 
   app.get(
-    '/api/brokers/historical-deals',
-    { schema: { querystring: HistoricalDealsQuery, response: { 200: HistoricalDealsResponse, ...errors } } },
+    endpoints.historicalDeals.path,
+    { schema: { querystring: endpoints.historicalDeals.query, response: { 200: endpoints.historicalDeals.response, ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const ref = request.query.account;
@@ -252,11 +243,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   );
 
   app.get(
-    '/api/brokers/accounts/historical_infos',
+    endpoints.historicalNav.path,
     {
       schema: {
-        querystring: HistoricalInfosQuery,
-        response: { 200: HistoricalNavResponse, ...errors },
+        querystring: endpoints.historicalNav.query,
+        response: { 200: endpoints.historicalNav.response, ...errors },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  AccountsInfoResponse,
-  BrokersResponse,
-  HistoricalLossesResponse,
-  MaxDrawdownResponse,
-} from '#shared/contract/accounts.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -26,7 +21,7 @@ export const accountQueries = {
     queryOptions({
       queryKey: accountKeys.info(portfolio),
       queryFn: async ({ signal }) =>
-        (await apiRequest('/api/brokers/accounts/info', { query: { portfolio }, schema: AccountsInfoResponse, signal })).data,
+        (await apiRequest(endpoints.accountsInfo, { query: { portfolio }, signal })).data,
       refetchInterval: interval('accounts_info_ms'),
     }),
 
@@ -36,9 +31,8 @@ export const accountQueries = {
       queryKey: accountKeys.brokers(portfolio),
       queryFn: async ({ signal }) =>
         (
-          await apiRequest('/api/brokers/accounts/info', {
-            query: { only_broker_name: true, portfolio },
-            schema: BrokersResponse,
+          await apiRequest(endpoints.brokers, {
+            query: { only_broker_name: 'true', portfolio },
             signal,
           })
         ).data,
@@ -50,7 +44,7 @@ export const accountQueries = {
       queryKey: accountKeys.maxDrawdown(account),
       queryFn: async ({ signal }) => {
         if (!account) throw new Error(ACCOUNT_NOT_PROVIDED);
-        return apiRequest('/api/brokers/accounts/max-drawdown', { query: { account }, schema: MaxDrawdownResponse, signal });
+        return apiRequest(endpoints.maxDrawdown, { query: { account }, signal });
       },
       enabled: Boolean(account),
       refetchInterval: interval('max_drawdown_ms'),
@@ -61,6 +55,6 @@ export const accountQueries = {
     queryOptions({
       queryKey: accountKeys.historicalLosses(),
       queryFn: async ({ signal }) =>
-        (await apiRequest('/api/brokers/accounts/historical-losses', { schema: HistoricalLossesResponse, signal })).data,
+        (await apiRequest(endpoints.historicalLosses, { signal })).data,
     }),
 };

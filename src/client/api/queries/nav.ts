@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { HistoricalNavResponse } from '#shared/contract/nav.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { apiRequest } from '#client/api/http.ts';
 
 export const navKeys = {
@@ -13,6 +13,6 @@ export const navQueries = {
     queryOptions({
       queryKey: navKeys.historical(dateId),
       queryFn: ({ signal }) =>
-        apiRequest('/api/brokers/accounts/historical_infos', { query: { date_id: dateId }, schema: HistoricalNavResponse, signal }),
+        apiRequest(endpoints.historicalNav, { query: { date_id: dateId }, signal }),
     }),
 };
