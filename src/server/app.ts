@@ -32,6 +32,7 @@ import { createSimulatedBroker, hasSimulatedData, prepareSimulatedData } from '.
 import { Ledger } from './ledger/ledger.ts';
 import { Changes } from './scale/changes.ts';
 import { LocalBus, RedisBus, type Bus } from './scale/bus.ts';
+import { channels } from './scale/channels.ts';
 import { ClusterMarket } from './scale/cluster-market.ts';
 import { ClusterOrders } from './scale/cluster-orders.ts';
 import { Leadership } from './scale/leadership.ts';
@@ -181,8 +182,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // Cached answers are good until anything they read changes, on this instance or another.
   const changes = new Changes();
   if (bus.shared) {
-    changes.connect(() => void bus.publish('changes', 0, undefined, { remoteOnly: true }).catch(() => undefined));
-    bus.subscribe('changes', () => changes.seen());
+    changes.connect(() => void bus.publish(channels.changes, 0, { remoteOnly: true }).catch(() => undefined));
+    bus.subscribe(channels.changes, () => changes.seen());
   }
   const ledger = new Ledger(db, () => changes.bump());
   const onCopyError = (err: unknown) => app.log.error({ err }, 'copying failed; retried at the next update');

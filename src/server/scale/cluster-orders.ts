@@ -4,6 +4,7 @@ import { audit } from '#server/db/audit-repo.ts';
 import { isDatabaseUnavailable } from '#server/db/database.ts';
 import { HttpError } from '#server/http/errors.ts';
 import type { Bus } from './bus.ts';
+import { channels } from './channels.ts';
 import type { ClusterMarket } from './cluster-market.ts';
 
 /** The audit row written in the order's own transaction, on whichever instance carries it out. */
@@ -19,12 +20,6 @@ type Request =
   | { op: 'reloadRules' }
   | { op: 'setCopying'; running: boolean };
 
-interface Envelope {
-  id: string;
-  from: string;
-  request: Request;
-}
-
 interface Reply {
   id: string;
   to: string;
@@ -34,8 +29,8 @@ interface Reply {
   message?: string;
 }
 
-const REQUESTS = 'orders:request';
-const REPLIES = 'orders:reply';
+const REQUESTS = channels.ordersRequest;
+const REPLIES = channels.ordersReply;
 /** A leader silent this long is taken for gone: orders answer 503 at once rather than wait. */
 const LEADER_SILENT_MS = 5_000;
 
@@ -54,7 +49,7 @@ export class ClusterOrders {
     /** How long a follower waits for the leader's answer (longer than the leader waits for a terminal). */
     private readonly replyTimeoutMs: number,
   ) {
-    bus.subscribe<Envelope>(REQUESTS, async (envelope) => {
+    bus.subscribe(REQUESTS, async (envelope) => {
       if (!this.market.isLeader || envelope.from === this.bus.id) return;
       const reply: Reply = { id: envelope.id, to: envelope.from, ok: true };
       try {
@@ -65,9 +60,9 @@ export class ClusterOrders {
         reply.status = known ? err.statusCode : isDatabaseUnavailable(err) ? 503 : 500;
         reply.message = known ? err.message : reply.status === 503 ? 'The database is unavailable at the moment. Please try again in a few seconds.' : 'The order failed on the instance that runs the market.';
       }
-      await this.bus.publish(REPLIES, reply, undefined, { remoteOnly: true });
+      await this.bus.publish(REPLIES, reply, { remoteOnly: true });
     });
-    bus.subscribe<Reply>(REPLIES, (reply) => {
+    bus.subscribe(REPLIES, (reply) => {
       if (reply.to !== this.bus.id) return;
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
@@ -122,7 +117,7 @@ export class ClusterOrders {
         resolve({ id, to: '', ok: false, status: 504, message: 'The instance that runs the market has not answered in time: the outcome is unknown. The order will not be sent again.' });
       }, this.replyTimeoutMs);
       this.pending.set(id, { resolve, timer });
-      this.bus.publish<Envelope>(REQUESTS, { id, from: this.bus.id, request }, undefined, { remoteOnly: true }).catch(() => undefined);
+      this.bus.publish(REQUESTS, { id, from: this.bus.id, request }, { remoteOnly: true }).catch(() => undefined);
     });
     if (!reply.ok) throw new HttpError(reply.status ?? 500, reply.message ?? 'The order failed.');
     return reply.value ?? 0;

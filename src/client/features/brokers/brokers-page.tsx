@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '#shared/domain/permissions.ts';
 import { brokerInPortfolio } from '#shared/domain/positions-filter.ts';
@@ -37,7 +38,7 @@ export function BrokersPage() {
   const brokerAccounts = (accounts.data ?? []).filter((a) => a.broker_name === broker);
 
   const live = useLivePositions({
-    path: '/ws/brokers/live-positions-aggregate-by',
+    path: liveFeeds.aggregateBy.path,
     params: { portfolio: scope, aggregate_by: 'broker', broker_name: broker },
     enabled: broker !== null,
   });
