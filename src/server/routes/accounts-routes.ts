@@ -5,6 +5,7 @@ import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { toEur as inEur } from '#shared/domain/fx.ts';
+import { navAccountsOf, navRowsOf } from '#shared/domain/nav-view.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { callerScope, scopeFor } from '#server/auth/scope.ts';
 import { accountInfoRows, brokersOfScope, type AccountInfoRow, type AccountRef } from '#server/db/accounts-repo.ts';
@@ -89,14 +90,20 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
     { schema: { querystring: endpoints.accountsInfo.query, response: { 200: endpoints.accountsInfo.response.or(endpoints.brokers.response), ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
-      const scope = scopeFor(user, request.query.portfolio);
+      const { portfolio, nav_portfolio: navPortfolio } = request.query;
+      if (portfolio !== undefined && navPortfolio !== undefined) throw badRequest('Give portfolio or nav_portfolio, not both.');
+      // A NAV draws on every portfolio of the caller (its rule borrows accounts of the others); the
+      // caller must be authorised for the portfolio itself all the same.
+      const nav = navPortfolio === undefined ? undefined : scopeFor(user, navPortfolio).portfolios[0];
+      const scope = nav === undefined ? scopeFor(user, portfolio) : callerScope(user);
       const rebates = user.permissions.includes('read_rebate');
       const brokersOnly = request.query.only_broker_name === true;
-      const key = JSON.stringify(['accounts/info', scope.categories, rebates, brokersOnly]);
+      const key = JSON.stringify(['accounts/info', scope.categories, rebates, brokersOnly, nav ?? null]);
       return sendCached(answers, key, request, reply, async () => {
         if (brokersOnly) return { data: await brokersOfScope(db, scope) };
         const [totals, rows] = await Promise.all([dealTotals(db), accountInfoRows(db, scope)]);
-        return accountsInfo(totals, rows, rebates);
+        const answer = accountsInfo(totals, rows, rebates);
+        return nav === undefined ? answer : { data: navAccountsOf(answer.data, nav) };
       });
     },
   );
@@ -251,15 +258,20 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
       },
     },
     async (request, reply) => {
-      const scope = callerScope(callerOf(request));
+      const user = callerOf(request);
+      const scope = callerScope(user);
       const dateId = request.query.date_id;
-      return sendCached(answers, JSON.stringify(['historical_infos', scope.categories, dateId ?? null]), request, reply, async () => {
+      // A NAV draws on every portfolio of the caller; the caller must be authorised for the portfolio itself.
+      const nav = request.query.portfolio === undefined ? undefined : scopeFor(user, request.query.portfolio).portfolios[0];
+      const key = JSON.stringify(['historical_infos', scope.categories, dateId ?? null, nav ?? null]);
+      return sendCached(answers, key, request, reply, async () => {
         const months = await navMonths(db, scope);
         const available = Object.fromEntries(months.map((r) => [`${r.m}.${r.y}`, r.days]));
         const key = dateId ?? (months[0] ? `${months[0].m}.${months[0].y}` : undefined);
         if (!key) return { data: [], available_dates: available };
         const [m, y] = key.split('.').map(Number);
-        const rows = await navOfMonth(db, scope, y!, m!);
+        const all = await navOfMonth(db, scope, y!, m!);
+        const rows = nav === undefined ? all : navRowsOf(all, nav);
         return {
           data: rows.map((r) => ({
             account_id: r.account_id,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
 import { decodeClientMessage, encodeServerMessage, LIVE_CLOSE, liveFeeds } from '#shared/contract/live.ts';
+import { ambiguousAccountMessage, matchAccountRef } from '#shared/domain/account-ref.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { AuthStore, SessionUser } from '#server/auth/auth-store.ts';
 import { inScope, scopeFor } from '#server/auth/scope.ts';
@@ -173,12 +174,14 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
         const snap = market!.snapshot();
         if (q.aggregate_by === 'account') {
           if (q.account === undefined) return { portfolio, groupBy: 'account' };
-          const acct = [...snap.accounts.values()].find((a) => a.account_id === q.account || a.account === q.account);
-          // An account outside the portfolio is answered exactly like an unknown one: no existence leak.
-          if (!acct || !inScope(acct.teiko_category, [portfolio])) {
-            return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
-          }
-          return { portfolio, groupBy: 'account', accountId: acct.id };
+          // Among the portfolio's accounts only: one outside it is answered exactly like an unknown one.
+          const match = matchAccountRef(
+            [...snap.accounts.values()].filter((a) => inScope(a.teiko_category, [portfolio])),
+            q.account,
+          );
+          if ('ambiguous' in match) return { code: WS_CLOSE.notFound, reason: ambiguousAccountMessage(q.account, match.ambiguous) };
+          if ('missing' in match) return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
+          return { portfolio, groupBy: 'account', accountId: match.found.id };
         }
         if (q.broker_name === undefined) return { portfolio, groupBy: 'broker' };
         const known = [...snap.accounts.values()].some((a) => a.broker.broker_name === q.broker_name);

@@ -124,7 +124,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
       const { master_id, new_allowed_pairs } = request.body;
       return idempotent(db, request, reply, user.id, async () => {
         const shown = (await rulesFor(user)).find((r) => r.master_id === master_id);
-        const account = shown && (await findAccountRef(db, master_id));
+        const match = shown && (await findAccountRef(db, master_id));
+        const account = match && 'found' in match ? match.found : undefined;
         // A master outside the caller's portfolios, or a follower, is answered like an unknown one.
         if (!shown || !account || account.account_id !== master_id) throw notFound(`Master not found: ${master_id}`);
         const actor = { scope: callerScope(user), audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };

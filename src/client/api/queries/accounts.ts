@@ -11,6 +11,7 @@ export const accountKeys = {
   all: () => ['accounts'] as const,
   info: (portfolio?: Portfolio) => ['accounts', 'info', portfolio ?? null] as const,
   brokers: (portfolio?: Portfolio) => ['accounts', 'brokers', portfolio ?? null] as const,
+  nav: (portfolio: Portfolio) => ['accounts', 'nav', portfolio] as const,
   maxDrawdown: (account: string | undefined) => ['accounts', 'max-drawdown', account || null] as const,
   historicalLosses: () => ['accounts', 'historical-losses'] as const,
 };
@@ -22,6 +23,14 @@ export const accountQueries = {
       queryKey: accountKeys.info(portfolio),
       queryFn: async ({ signal }) =>
         (await apiRequest(endpoints.accountsInfo, { query: { portfolio }, signal })).data,
+      refetchInterval: interval('accounts_info_ms'),
+    }),
+
+  /** The accounts of a portfolio's real-time NAV, chosen by the server (its membership rule, zero balances left out). */
+  nav: (portfolio: Portfolio) =>
+    queryOptions({
+      queryKey: accountKeys.nav(portfolio),
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.accountsInfo, { query: { nav_portfolio: portfolio }, signal })).data,
       refetchInterval: interval('accounts_info_ms'),
     }),
 
