@@ -33,6 +33,7 @@ import type { CopyEngine } from './copy/copy-engine.ts';
 import type { BrokerAdapter } from './broker/port.ts';
 import { ADAPTERS, type AdapterFactory } from './broker/registry.ts';
 import { composeBroker } from './broker/compose.ts';
+import { channels } from './scale/channels.ts';
 import { agentByKeyHash } from './db/agents-repo.ts';
 import { hashToken } from './auth/tokens.ts';
 import { ExcursionCache } from './live/excursion-cache.ts';
@@ -149,8 +150,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Cached answers are good until anything they read changes, on this instance or another.
   const changes = new Changes();
   if (bus.shared) {
-    changes.connect(() => void bus.publish('changes', 0, undefined, { remoteOnly: true }).catch(() => undefined));
-    bus.subscribe('changes', () => changes.seen());
+    changes.connect(() => void bus.publish(channels.changes, 0, { remoteOnly: true }).catch(() => undefined));
+    bus.subscribe(channels.changes, () => changes.seen());
   }
   const broker = await composeBroker(
     { db, config, bus, changes, demo, log: app.log, seedDemoUsers: (tx) => seedDemoUsers(authStore, tx) },

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import { API_KEY_HEADER, ErrorResponse } from '#shared/contract/common.ts';
+import { endpointPath, endpointQuery, type Endpoint, type EndpointInput, type EndpointOutput } from '#shared/contract/endpoints.ts';
 import { HTTP_TIMEOUT_MS } from '#shared/domain/constants.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { isOfflineApiPath, OFFLINE_HEADER } from '#client/offline/offline-api.ts';
@@ -19,26 +19,30 @@ export class ApiError extends Error {
   }
 }
 
-interface RequestOptions<S extends z.ZodType> {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  schema: S;
-  /** Message when the server gives none (SPEC §8: 'Update failed.', 'Login failed. Please try again.' …). */
+/** How one call is made, besides its typed input. */
+export interface CallOptions {
+  /** Message when the server gives none ('Update failed.', 'Login failed. Please try again.' …, docs/client.md). */
   fallbackMessage?: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
 }
 
-function buildUrl(path: string, query: RequestOptions<z.ZodType>['query']): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
-  const qs = params.toString();
+/** An endpoint's typed input (z.input of its schemas) and the call's options. */
+export type ApiCall<E extends Endpoint> = EndpointInput<E> & CallOptions;
+
+function withQuery(path: string, query: Readonly<Record<string, unknown>> | undefined): string {
+  const qs = endpointQuery(query);
   return qs ? `${path}?${qs}` : path;
 }
 
-/** The one HTTP client: x-api-key, 30 s timeout, SPEC §8 messages, response parsed by its contract schema. */
-export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
+/**
+ * The one HTTP client: an endpoint of the table (src/shared/contract/endpoints.ts) called with its
+ * typed input; x-api-key, 30 s timeout, the server's message on failure, the answer parsed by the
+ * endpoint's response schema.
+ */
+export async function apiRequest<E extends Endpoint>(endpoint: E, call: ApiCall<E>): Promise<EndpointOutput<E>> {
+  const options: CallOptions & { query?: Readonly<Record<string, unknown>>; body?: unknown; params?: Readonly<Record<string, unknown>> } = call;
+  const path = endpointPath(endpoint, options.params);
   const apiKey = sessionStore.get()?.api_key;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (apiKey) headers[API_KEY_HEADER] = apiKey;
@@ -46,8 +50,8 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
   const timeout = AbortSignal.timeout(HTTP_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(apiBaseUrl() + buildUrl(path, options.query), {
-      method: options.method ?? 'GET',
+    response = await fetch(apiBaseUrl() + withQuery(path, options.query), {
+      method: endpoint.method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
@@ -71,7 +75,7 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
     const savedAt = Number(response.headers.get(OFFLINE_HEADER));
     offlineStatus.reportResponse(Number.isFinite(savedAt) && savedAt > 0 ? savedAt : null);
   }
-  const parsed = options.schema.safeParse(payload);
+  const parsed = endpoint.response.safeParse(payload);
   if (!parsed.success) throw new ApiError(response.status, options.fallbackMessage ?? 'Unexpected response from the server.');
-  return parsed.data;
+  return parsed.data as EndpointOutput<E>;
 }

@@ -1,4 +1,4 @@
-import { MessageResponse } from '#shared/contract/common.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { sessionStore } from './session-store.ts';
 import { clearStoredUserData } from '#client/offline/clear-user-data.ts';
@@ -9,7 +9,7 @@ import { clearStoredUserData } from '#client/offline/clear-user-data.ts';
  */
 export async function logout(): Promise<void> {
   if (sessionStore.get()) {
-    await apiRequest('/api/logout', { method: 'POST', schema: MessageResponse }).catch(() => undefined);
+    await apiRequest(endpoints.logout, {}).catch(() => undefined);
   }
   sessionStore.clear();
   await clearStoredUserData();

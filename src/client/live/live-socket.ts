@@ -1,12 +1,12 @@
-import { z } from 'zod';
-import { WsTicketResponse } from '#shared/contract/auth.ts';
-import { LiveMessage, Position } from '#shared/contract/positions.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
+import { decodeServerMessage, LIVE_CLOSE, type LivePath } from '#shared/contract/live.ts';
+import type { Position } from '#shared/contract/positions.ts';
 import { DEFAULT_ATTEMPTS, reconnectDelay, WS_CONNECT_TIMEOUT_MS } from '#shared/domain/backoff.ts';
 import { ApiError, apiRequest } from '#client/api/http.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { wsBaseUrl } from '#client/config/runtime-config.ts';
 
-export type LivePath = '/ws/brokers/live-positions-aggregate' | '/ws/brokers/live-positions-aggregate-by';
+export type { LivePath };
 
 /**
  * connecting: first connect under way; live: socket open; reconnecting: waiting for or making a
@@ -20,10 +20,10 @@ export const WS_ERROR = 'WebSocket error';
 export const wsClosedMessage = (code: number, reason: string): string => `WebSocket closed: ${code} ${reason}`;
 
 /** Close codes after which retrying cannot help: normal close, then no ticket, forbidden, unknown account or broker. */
-const NORMAL_CLOSE = 1000;
-const REFUSED_CODES: ReadonlySet<number> = new Set([4401, 4403, 4404]);
-/** Refusals that stand whatever the connectivity; 4401 may pass with a new ticket once the network is back. */
-const PERMANENT_CODES: ReadonlySet<number> = new Set([4403, 4404]);
+const NORMAL_CLOSE = LIVE_CLOSE.normal;
+const REFUSED_CODES: ReadonlySet<number> = new Set([LIVE_CLOSE.unauthorized, LIVE_CLOSE.forbidden, LIVE_CLOSE.notFound]);
+/** Refusals that stand whatever the connectivity; `unauthorized` may pass with a new ticket once the network is back. */
+const PERMANENT_CODES: ReadonlySet<number> = new Set([LIVE_CLOSE.forbidden, LIVE_CLOSE.notFound]);
 const OPEN = 1;
 
 export type WebSocketCtor = new (url: string) => WebSocket;
@@ -58,15 +58,9 @@ export interface LiveSocket {
 /** POST /api/ws-ticket with the session key (DESIGN.md: the key itself never goes into a URL). */
 export async function fetchWsTicket(signal: AbortSignal): Promise<string | null> {
   if (!sessionStore.get()?.api_key) return null;
-  const response = await apiRequest('/api/ws-ticket', { method: 'POST', schema: WsTicketResponse, signal });
+  const response = await apiRequest(endpoints.wsTicket, { signal });
   return response.data.ticket;
 }
-
-const Pong = z.object({ type: z.literal('pong') });
-const ServerMessage = z.discriminatedUnion('type', [LiveMessage, Pong]);
-type ServerMessage = z.infer<typeof ServerMessage>;
-/** SPEC §7: in broker mode the message may also be the bare array of rows. */
-const BareRows = z.array(Position);
 
 function assertNever(value: never): never {
   throw new Error(`Unexpected live message: ${JSON.stringify(value)}`);
@@ -91,14 +85,11 @@ export function parseLiveMessage(data: unknown): { positions: Position[]; timest
   } catch {
     return null;
   }
-  if (Array.isArray(json)) {
-    const rows = BareRows.safeParse(json);
-    return rows.success ? { positions: rows.data, timestamp: null } : null;
-  }
-  const parsed = ServerMessage.safeParse(json);
-  if (!parsed.success) return null;
-  const message: ServerMessage = parsed.data;
+  const message = decodeServerMessage(json);
+  if (message === null) return null;
   switch (message.type) {
+    case 'rows':
+      return { positions: message.positionsAggregate, timestamp: null };
     case 'snapshot':
       return { positions: message.positionsAggregate, timestamp: message.timestamp };
     case 'pong':

@@ -1,4 +1,5 @@
 import type { ScopeFilter } from './scope-filter.ts';
+import { matchAccountRef, type AccountMatch } from '#shared/domain/account-ref.ts';
 import type { Queryable } from './database.ts';
 import type { LiveAccount } from '#server/broker/port.ts';
 import { insertRelation, IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
@@ -231,14 +232,19 @@ export async function saveLiveState(q: Queryable, accounts: readonly AccountLive
   );
 }
 
-/** An account by account_id or login (the caller decides whether its scope covers it). */
-export async function findAccountRef(q: Queryable, ref: string): Promise<AccountRef | undefined> {
+/**
+ * The account an `account` parameter names: by account_id first, else the one account with that
+ * login (matchAccountRef). With a scope, only its accounts are candidates.
+ */
+export async function findAccountRef(q: Queryable, ref: string, scope?: ScopeFilter): Promise<AccountMatch<AccountRef>> {
   const rows = await q.query<AccountRef>(
     `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, a.teiko_category, a.currency, a.server
-     FROM accounts a JOIN brokers b ON b.id = a.broker_id WHERE a.account_id = $1 OR a.account = $1 LIMIT 1`,
-    [ref],
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id
+     WHERE (a.account_id = $1 OR a.account = $1) AND ($2::text[] IS NULL OR a.teiko_category = ANY($2))
+     ORDER BY a.id`,
+    [ref, scope ? [...scope.categories] : null],
   );
-  return rows[0];
+  return matchAccountRef(rows, ref);
 }
 
 /** The accounts of a scope, by broker then name. */

@@ -1,7 +1,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
-import { LiveMessage, type Position } from '#shared/contract/positions.ts';
+import { encodeServerMessage } from '#shared/contract/live.ts';
+import type { Position } from '#shared/contract/positions.ts';
 import { filterPositionsByPortfolio } from '#shared/domain/positions-filter.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { MarketSnapshot } from '#server/broker/port.ts';
@@ -125,7 +125,7 @@ export class LiveHub {
     this.computed++;
     const rows = feedRows(snapshot, sub, this.excursions);
     // Encoded through the contract, as an HTTP answer is: its figures are rounded there (money to the cent).
-    return JSON.stringify(z.encode(LiveMessage, { type: 'snapshot', timestamp: snapshot.at, positionsAggregate: rows }));
+    return encodeServerMessage({ type: 'snapshot', timestamp: snapshot.at, positionsAggregate: rows });
   }
 
   broadcast(snapshot: MarketSnapshot): void {

@@ -1,20 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  AccountsInfoQuery,
-  AccountsInfoResponse,
-  BrokersResponse,
-  HistoricalLossesResponse,
-  MaxDrawdownQuery,
-  MaxDrawdownResponse,
-} from '#shared/contract/accounts.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
-import { HistoricalDealsQuery, HistoricalDealsResponse } from '#shared/contract/deals.ts';
-import { HistoricalInfosQuery, HistoricalNavResponse } from '#shared/contract/nav.ts';
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
 import { dealTypeLabel } from '#shared/domain/deal-types.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { toEur as inEur } from '#shared/domain/fx.ts';
+import { navAccountsOf, navRowsOf } from '#shared/domain/nav-view.ts';
 import { callerOf } from '#server/auth/guard.ts';
 import { callerScope, scopeFor } from '#server/auth/scope.ts';
 import { accountInfoRows, brokersOfScope, type AccountInfoRow, type AccountRef } from '#server/db/accounts-repo.ts';
@@ -99,25 +91,31 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   };
 
   app.get(
-    '/api/brokers/accounts/info',
-    { schema: { querystring: AccountsInfoQuery, response: { 200: AccountsInfoResponse.or(BrokersResponse), ...errors } } },
+    endpoints.accountsInfo.path,
+    { schema: { querystring: endpoints.accountsInfo.query, response: { 200: endpoints.accountsInfo.response.or(endpoints.brokers.response), ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
-      const scope = scopeFor(user, request.query.portfolio);
+      const { portfolio, nav_portfolio: navPortfolio } = request.query;
+      if (portfolio !== undefined && navPortfolio !== undefined) throw badRequest('Give portfolio or nav_portfolio, not both.');
+      // A NAV draws on every portfolio of the caller (its rule borrows accounts of the others); the
+      // caller must be authorised for the portfolio itself all the same.
+      const nav = navPortfolio === undefined ? undefined : scopeFor(user, navPortfolio).portfolios[0];
+      const scope = nav === undefined ? scopeFor(user, portfolio) : callerScope(user);
       const rebates = user.permissions.includes('read_rebate');
       const brokersOnly = request.query.only_broker_name === true;
-      const key = JSON.stringify(['accounts/info', scope.categories, rebates, brokersOnly]);
+      const key = JSON.stringify(['accounts/info', scope.categories, rebates, brokersOnly, nav ?? null]);
       return sendCached(answers, key, request, reply, async () => {
         if (brokersOnly) return { data: await brokersOfScope(db, scope) };
         const [totals, rows] = await Promise.all([dealTotals(db), accountInfoRows(db, scope)]);
-        return accountsInfo(totals, rows, rebates);
+        const answer = accountsInfo(totals, rows, rebates);
+        return nav === undefined ? answer : { data: navAccountsOf(answer.data, nav) };
       });
     },
   );
 
   app.get(
-    '/api/brokers/accounts/historical-losses',
-    { schema: { response: { 200: HistoricalLossesResponse, ...errors } } },
+    endpoints.historicalLosses.path,
+    { schema: { response: { 200: endpoints.historicalLosses.response, ...errors } } },
     async (request) => {
       const now = new Date(market?.snapshot().at ?? Date.now());
       const rows = await recentResults(db, callerScope(callerOf(request)), now);
@@ -133,8 +131,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   );
 
   app.get(
-    '/api/brokers/accounts/max-drawdown',
-    { schema: { querystring: MaxDrawdownQuery, response: { 200: MaxDrawdownResponse, ...errors } } },
+    endpoints.maxDrawdown.path,
+    { schema: { querystring: endpoints.maxDrawdown.query, response: { 200: endpoints.maxDrawdown.response, ...errors } } },
     async (request) => {
       if (!request.query.account) throw badRequest('Account is not provided.');
       const account = await findAccount(db, callerOf(request), request.query.account);
@@ -237,8 +235,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   };
 
   app.get(
-    '/api/brokers/historical-deals',
-    { schema: { querystring: HistoricalDealsQuery, response: { 200: HistoricalDealsResponse, ...errors } } },
+    endpoints.historicalDeals.path,
+    { schema: { querystring: endpoints.historicalDeals.query, response: { 200: endpoints.historicalDeals.response, ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const ref = request.query.account;
@@ -257,23 +255,28 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
   );
 
   app.get(
-    '/api/brokers/accounts/historical_infos',
+    endpoints.historicalNav.path,
     {
       schema: {
-        querystring: HistoricalInfosQuery,
-        response: { 200: HistoricalNavResponse, ...errors },
+        querystring: endpoints.historicalNav.query,
+        response: { 200: endpoints.historicalNav.response, ...errors },
       },
     },
     async (request, reply) => {
-      const scope = callerScope(callerOf(request));
+      const user = callerOf(request);
+      const scope = callerScope(user);
       const dateId = request.query.date_id;
-      return sendCached(answers, JSON.stringify(['historical_infos', scope.categories, dateId ?? null]), request, reply, async () => {
+      // A NAV draws on every portfolio of the caller; the caller must be authorised for the portfolio itself.
+      const nav = request.query.portfolio === undefined ? undefined : scopeFor(user, request.query.portfolio).portfolios[0];
+      const key = JSON.stringify(['historical_infos', scope.categories, dateId ?? null, nav ?? null]);
+      return sendCached(answers, key, request, reply, async () => {
         const months = await navMonths(db, scope);
         const available = Object.fromEntries(months.map((r) => [`${r.m}.${r.y}`, r.days]));
         const key = dateId ?? (months[0] ? `${months[0].m}.${months[0].y}` : undefined);
         if (!key) return { data: [], available_dates: available };
         const [m, y] = key.split('.').map(Number);
-        const rows = await navOfMonth(db, scope, y!, m!);
+        const all = await navOfMonth(db, scope, y!, m!);
+        const rows = nav === undefined ? all : navRowsOf(all, nav);
         return {
           data: rows.map((r) => ({
             account_id: r.account_id,

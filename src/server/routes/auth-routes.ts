@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ChangePasswordBody, ChangePasswordResponse, LoginBody, LoginResponse, WsTicketResponse } from '#shared/contract/auth.ts';
-import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
+import { ErrorResponse } from '#shared/contract/common.ts';
 import type { AuthConfig } from '#server/config.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
 import { decoyHash, verifyPassword } from '#server/auth/password.ts';
@@ -50,12 +50,12 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, a
   const perUser = limiter('login-user', 1_000_000);
 
   app.post(
-    '/api/login',
+    endpoints.login.path,
     {
       config: { public: true },
       schema: {
-        body: LoginBody,
-        response: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        body: endpoints.login.body,
+        response: { 200: endpoints.login.response, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request) => {
@@ -92,8 +92,8 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, a
   );
 
   app.post(
-    '/api/logout',
-    { schema: { response: { 200: MessageResponse, 401: ErrorResponse } } },
+    endpoints.logout.path,
+    { schema: { response: { 200: endpoints.logout.response, 401: ErrorResponse } } },
     async (request) => {
       await store.revoke(callerOf(request).apiKeyId);
       return { message: 'Signed out.' };
@@ -101,11 +101,11 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, a
   );
 
   app.post(
-    '/api/account/password',
+    endpoints.changePassword.path,
     {
       schema: {
-        body: ChangePasswordBody,
-        response: { 200: ChangePasswordResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
+        body: endpoints.changePassword.body,
+        response: { 200: endpoints.changePassword.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
       },
     },
     async (request) => {
@@ -130,8 +130,8 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, a
   );
 
   app.post(
-    '/api/ws-ticket',
-    { schema: { response: { 200: WsTicketResponse, 401: ErrorResponse } } },
+    endpoints.wsTicket.path,
+    { schema: { response: { 200: endpoints.wsTicket.response, 401: ErrorResponse } } },
     async (request) => ({ data: { ticket: await store.issueTicket(callerOf(request).apiKeyId) } }),
   );
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BridgeStatusResponse } from '#shared/contract/bridge.ts';
-import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
+import { ErrorResponse } from '#shared/contract/common.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { insertAlerts } from '#server/db/alerts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
@@ -31,18 +31,18 @@ export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (run
 ) => {
   const errors = { 401: ErrorResponse, 403: ErrorResponse };
 
-  app.get('/api/bridge/status', { schema: { response: { 200: BridgeStatusResponse, ...errors } } }, async () => {
+  app.get(endpoints.bridgeStatus.path, { schema: { response: { 200: endpoints.bridgeStatus.response, ...errors } } }, async () => {
     const state = await readBridgeState(db);
     return { data: { running: state.running, changed_at: Math.floor(state.changedAt.getTime() / 1000) } };
   });
 
-  for (const [path, running] of [
-    ['/api/bridge/start', true],
-    ['/api/bridge/stop', false],
+  for (const [endpoint, running] of [
+    [endpoints.bridgeStart, true],
+    [endpoints.bridgeStop, false],
   ] as const) {
     app.post(
-      path,
-      { preValidation: requirePermission('write'), schema: { response: { 200: MessageResponse, ...errors } } },
+      endpoint.path,
+      { preValidation: requirePermission('write'), schema: { response: { 200: endpoint.response, ...errors } } },
       async (request) => {
         const user = callerOf(request);
         const changed = await setBridgeState(db, running, user.id, user.username);

@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
-import { CopyGrowthQuery, CopyGrowthResponse, CopyHealthQuery, CopyHealthResponse, CopyReportQuery, CopyReportResponse, EquityStopBody, RiskLimitsBody } from '#shared/contract/copy.ts';
-import {
-  CreateRelationBody,
-  RelationParams,
-  RelationResponse,
-  RelationsQuery,
-  RelationsResponse,
-  UpdateRelationBody,
-  type CopySizing,
-} from '#shared/contract/copy-relations.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
+import { ErrorResponse } from '#shared/contract/common.ts';
+import type { CopySizing } from '#shared/contract/copy-relations.ts';
 import type { CopyTerms } from '#shared/domain/copy-lot.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
@@ -65,27 +57,27 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   };
 
   app.get(
-    '/api/copy/relations',
+    endpoints.relations.path,
     {
       schema: {
         description: 'The copy relations whose master and follower are both in the portfolio (every portfolio of the caller without one): sizing, maximum lot, equity stop, since when; `include_ended=true` lists ended ones too.',
-        querystring: RelationsQuery,
-        response: { 200: RelationsResponse, ...errors },
+        querystring: endpoints.relations.query,
+        response: { 200: endpoints.relations.response, ...errors },
       },
     },
     async (request) => ({ data: await relationsOf(db, scopeFor(callerOf(request), request.query.portfolio), request.query.include_ended ?? false) }),
   );
 
   app.post(
-    '/api/copy/relations',
+    endpoints.createRelation.path,
     {
       preValidation: requirePermission('write'),
       schema: {
         description:
           'A follower starts copying a master (both by account_id or login, both in your portfolios): sizing by ratio, equity proportion or fixed lot, ' +
           'an optional maximum lot and equity stop. Refused: an account copying itself, a follower that already copies a master, chains. Takes Idempotency-Key.',
-        body: CreateRelationBody,
-        response: { 200: RelationResponse, ...errors },
+        body: endpoints.createRelation.body,
+        response: { 200: endpoints.createRelation.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -102,14 +94,14 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.put(
-    '/api/copy/relations/:id',
+    endpoints.updateRelation.path,
     {
       preValidation: requirePermission('write'),
       schema: {
         description: "A relation's terms: sizing, maximum lot, equity stop (a changed stop is armed again; an unchanged one with rearm_equity_stop). Takes Idempotency-Key.",
-        params: RelationParams,
-        body: UpdateRelationBody,
-        response: { 200: RelationResponse, ...errors },
+        params: endpoints.updateRelation.params,
+        body: endpoints.updateRelation.body,
+        response: { 200: endpoints.updateRelation.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -124,13 +116,13 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.delete(
-    '/api/copy/relations/:id',
+    endpoints.endRelation.path,
     {
       preValidation: requirePermission('write'),
       schema: {
         description: "Ends a relation: nothing more is copied to the follower; its open copies still follow their master's trades to their close. Takes Idempotency-Key.",
-        params: RelationParams,
-        response: { 200: RelationResponse, ...errors },
+        params: endpoints.endRelation.params,
+        response: { 200: endpoints.endRelation.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -144,15 +136,15 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.get(
-    '/api/copy/report',
+    endpoints.copyReport.path,
     {
       schema: {
         description:
           'Copy quality of the followers in the portfolio over the period (1m, 3m, all): copies linked to their master (recorded or inferred), ' +
           'slippage, delay, size, misses with their reason, duplicates, manual trades, cost of copying, tracking difference; per broker; ' +
           "the bridge's health; risk thresholds and breaches; the net currency exposure of the open positions in EUR.",
-        querystring: CopyReportQuery,
-        response: { 200: CopyReportResponse, ...errors },
+        querystring: endpoints.copyReport.query,
+        response: { 200: endpoints.copyReport.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -167,12 +159,12 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.get(
-    '/api/copy/health',
+    endpoints.copyHealth.path,
     {
       schema: {
         description: "The bridge's health per account of the portfolio: age of its last update, its agent's state, its terminal's command success over the last month.",
-        querystring: CopyHealthQuery,
-        response: { 200: CopyHealthResponse, ...errors },
+        querystring: endpoints.copyHealth.query,
+        response: { 200: endpoints.copyHealth.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -184,12 +176,12 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.get(
-    '/api/copy/growth',
+    endpoints.copyGrowth.path,
     {
       schema: {
         description: "Time-weighted growth (%) of a follower and of its master over the period, for the Copy screen's chart.",
-        querystring: CopyGrowthQuery,
-        response: { 200: CopyGrowthResponse, ...errors },
+        querystring: endpoints.copyGrowth.query,
+        response: { 200: endpoints.copyGrowth.response, ...errors },
       },
     },
     async (request) => {
@@ -206,14 +198,14 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.put(
-    '/api/risk/limits',
+    endpoints.riskLimits.path,
     {
       preValidation: requirePermission('write'),
       schema: {
         description:
           "A portfolio's thresholds: maximum drawdown (%) and minimum margin level (%); null clears one. Accounts past them show on the Copy screen. Takes Idempotency-Key.",
-        body: RiskLimitsBody,
-        response: { 200: MessageResponse, ...errors },
+        body: endpoints.riskLimits.body,
+        response: { 200: endpoints.riskLimits.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -232,15 +224,15 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
   );
 
   app.put(
-    '/api/risk/equity-stop',
+    endpoints.equityStop.path,
     {
       preValidation: requirePermission('write'),
       schema: {
         description:
           "A follower's equity stop in its currency (on its copy relation): when its equity falls to it, copying to it stops (with an alert) until the stop is set again; null removes it. " +
           'Takes Idempotency-Key: a retried request never arms again a stop that fired since.',
-        body: EquityStopBody,
-        response: { 200: MessageResponse, ...errors },
+        body: endpoints.equityStop.body,
+        response: { 200: endpoints.equityStop.response, ...errors },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
-import { LiveAggregateByQuery, LiveAggregateQuery } from '#shared/contract/positions.ts';
+import { decodeClientMessage, encodeServerMessage, LIVE_CLOSE, liveFeeds } from '#shared/contract/live.ts';
+import { ambiguousAccountMessage, matchAccountRef } from '#shared/domain/account-ref.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { AuthStore, SessionUser } from '#server/auth/auth-store.ts';
 import { inScope, scopeFor } from '#server/auth/scope.ts';
@@ -16,18 +17,8 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Websocket close codes: 4401 no or bad ticket (or the session ended), 4403 not authorised, 4404 unknown
- * account or broker, 4400 bad message, 4429 too many messages, 4503 no broker connected.
- */
-export const WS_CLOSE = {
-  unauthorized: 4401,
-  forbidden: 4403,
-  notFound: 4404,
-  badMessage: 4400,
-  tooMany: 4429,
-  unavailable: 4503,
-} as const;
+/** The websocket close codes: the shared ones (src/shared/contract/live.ts), which the client reads too. */
+export const WS_CLOSE = LIVE_CLOSE;
 
 /**
  * What one socket may send: a ping now and then. A burst of PING_BURST messages (or protocol pings)
@@ -61,6 +52,15 @@ function messageBudget(now: () => number = Date.now): () => boolean {
     tokens -= 1;
     return true;
   };
+}
+
+/** A text frame's text ('' when it cannot be read: not a message then). */
+function frameText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  try {
+    return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The server's own origin as a browser on this host would send it. */
@@ -131,17 +131,8 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
         overBudget();
         return;
       }
-      let ok = false;
-      if (!isBinary) {
-        try {
-          const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
-          const parsed = JSON.parse(text) as { type?: unknown };
-          ok = parsed.type === 'ping';
-        } catch {
-          ok = false;
-        }
-      }
-      if (ok) socket.send(JSON.stringify({ type: 'pong' }));
+      const message = isBinary ? null : decodeClientMessage(frameText(data));
+      if (message?.type === 'ping') socket.send(encodeServerMessage({ type: 'pong' }));
       else closeThenCut(WS_CLOSE.badMessage, 'Bad message: only {"type":"ping"} is accepted');
     });
     socket.on('error', () => socket.terminate());
@@ -163,8 +154,8 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
   };
 
   app.get(
-    '/ws/brokers/live-positions-aggregate',
-    { websocket: true, schema: { querystring: LiveAggregateQuery }, preHandler: authenticate },
+    liveFeeds.aggregate.path,
+    { websocket: true, schema: { querystring: liveFeeds.aggregate.query }, preHandler: authenticate },
     (socket, request) =>
       serve(socket, request, (user) => {
         const portfolio = choosePortfolio(user, request.query.portfolio);
@@ -173,8 +164,8 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
   );
 
   app.get(
-    '/ws/brokers/live-positions-aggregate-by',
-    { websocket: true, schema: { querystring: LiveAggregateByQuery }, preHandler: authenticate },
+    liveFeeds.aggregateBy.path,
+    { websocket: true, schema: { querystring: liveFeeds.aggregateBy.query }, preHandler: authenticate },
     (socket, request) =>
       serve(socket, request, (user) => {
         const q = request.query;
@@ -183,12 +174,14 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
         const snap = market!.snapshot();
         if (q.aggregate_by === 'account') {
           if (q.account === undefined) return { portfolio, groupBy: 'account' };
-          const acct = [...snap.accounts.values()].find((a) => a.account_id === q.account || a.account === q.account);
-          // An account outside the portfolio is answered exactly like an unknown one: no existence leak.
-          if (!acct || !inScope(acct.teiko_category, [portfolio])) {
-            return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
-          }
-          return { portfolio, groupBy: 'account', accountId: acct.id };
+          // Among the portfolio's accounts only: one outside it is answered exactly like an unknown one.
+          const match = matchAccountRef(
+            [...snap.accounts.values()].filter((a) => inScope(a.teiko_category, [portfolio])),
+            q.account,
+          );
+          if ('ambiguous' in match) return { code: WS_CLOSE.notFound, reason: ambiguousAccountMessage(q.account, match.ambiguous) };
+          if ('missing' in match) return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
+          return { portfolio, groupBy: 'account', accountId: match.found.id };
         }
         if (q.broker_name === undefined) return { portfolio, groupBy: 'broker' };
         const known = [...snap.accounts.values()].some((a) => a.broker.broker_name === q.broker_name);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
-import { RebatesQuery, RebatesResponse } from '#shared/contract/rebates.ts';
 import { portfolioOfCategory } from '#shared/domain/portfolios.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import { scopeFor } from '#server/auth/scope.ts';
@@ -20,10 +20,10 @@ export const rebatesRoutes: FastifyPluginAsyncZod<{ db: Database; changes: Chang
   // Rebate rows change only with the ledger's writes: made once per generation, scope and grouping.
   const answers = new AnswerCache(changes);
   app.get(
-    '/api/stats/rebates',
+    endpoints.rebates.path,
     {
       preValidation: requirePermission('read_rebate'),
-      schema: { querystring: RebatesQuery, response: { 200: RebatesResponse, ...errors } },
+      schema: { querystring: endpoints.rebates.query, response: { 200: endpoints.rebates.response, ...errors } },
     },
     async (request, reply) => {
       const { portfolio, group_by } = request.query;

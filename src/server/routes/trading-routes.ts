@@ -1,10 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
-import { AllowedPairsBody, CopyRule, CopyRulesResponse } from '#shared/contract/copy-rules.ts';
-import { CloseBySymbolBody, SetTpSlBody } from '#shared/contract/positions.ts';
-import { MaeMfeQuery, MaeMfeResponse } from '#shared/contract/stats.ts';
-import { AlertsResponse } from '#shared/contract/alerts.ts';
-import { z } from 'zod';
+import { endpoints } from '#shared/contract/endpoints.ts';
+import { ErrorResponse } from '#shared/contract/common.ts';
+import type { CopyRule } from '#shared/contract/copy-rules.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
@@ -58,8 +55,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   };
 
   app.post(
-    '/api/positions/set-tp-sl-by-symbol',
-    { preValidation: requirePermission('write'), schema: { body: SetTpSlBody, response: { 200: MessageResponse, ...errors } } },
+    endpoints.setTpSl.path,
+    { preValidation: requirePermission('write'), schema: { body: endpoints.setTpSl.body, response: { 200: endpoints.setTpSl.response, ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
@@ -78,8 +75,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   );
 
   app.post(
-    '/api/positions/close-by-symbol',
-    { preValidation: requirePermission('write'), schema: { body: CloseBySymbolBody, response: { 200: MessageResponse, ...errors } } },
+    endpoints.closeBySymbol.path,
+    { preValidation: requirePermission('write'), schema: { body: endpoints.closeBySymbol.body, response: { 200: endpoints.closeBySymbol.response, ...errors } } },
     async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
@@ -98,28 +95,28 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   const rulesFor = (user: SessionUser): Promise<CopyRule[]> => rulesOfScope(db, callerScope(user));
 
   app.get(
-    '/api/copy-rules/infos',
+    endpoints.copyRules.path,
     {
       schema: {
         description:
           'The copy rule of every master in your portfolios (an account is a master unless it follows one): the market it copies and the pairs its followers copy. ' +
           'A master without a stored rule shows an empty one of its default market (Equities for a Global Equity account, else Forex).',
-        response: { 200: CopyRulesResponse, ...errors },
+        response: { 200: endpoints.copyRules.response, ...errors },
       },
     },
     async (request) => ({ copy_rules: await rulesFor(callerOf(request)) }),
   );
 
   app.post(
-    '/api/copy-rules/allowed-pairs',
+    endpoints.allowedPairs.path,
     {
       preValidation: requirePermission('write'),
       schema: {
         description:
           "Replaces a master's allowed pairs (master_id: its account_id). A master without a rule gets one; a rule that allows nothing takes the market of the pairs given. " +
           'Pairs outside the rule\'s market are a 400. Takes Idempotency-Key.',
-        body: AllowedPairsBody,
-        response: { 200: MessageResponse.extend({ copy_rule: CopyRule }), ...errors },
+        body: endpoints.allowedPairs.body,
+        response: { 200: endpoints.allowedPairs.response, ...errors },
       },
     },
     async (request, reply) => {
@@ -127,7 +124,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
       const { master_id, new_allowed_pairs } = request.body;
       return idempotent(db, request, reply, user.id, async () => {
         const shown = (await rulesFor(user)).find((r) => r.master_id === master_id);
-        const account = shown && (await findAccountRef(db, master_id));
+        const match = shown && (await findAccountRef(db, master_id));
+        const account = match && 'found' in match ? match.found : undefined;
         // A master outside the caller's portfolios, or a follower, is answered like an unknown one.
         if (!shown || !account || account.account_id !== master_id) throw notFound(`Master not found: ${master_id}`);
         const actor = { scope: callerScope(user), audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };
@@ -146,8 +144,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   );
 
   app.get(
-    '/api/stats/mae_mfe',
-    { schema: { querystring: MaeMfeQuery, response: { 200: MaeMfeResponse, ...errors } } },
+    endpoints.maeMfe.path,
+    { schema: { querystring: endpoints.maeMfe.query, response: { 200: endpoints.maeMfe.response, ...errors } } },
     async (request) => {
       const user = callerOf(request);
       const symbol = request.query.symbol;
@@ -173,8 +171,8 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   // Alerts: made once per generation and scope (a change bumps the generation; see Changes).
   const alerts = new AnswerCache(changes);
   app.get(
-    '/api/alerts/infos',
-    { schema: { querystring: z.strictObject({}), response: { 200: AlertsResponse, ...errors } } },
+    endpoints.alerts.path,
+    { schema: { querystring: endpoints.alerts.query, response: { 200: endpoints.alerts.response, ...errors } } },
     async (request, reply) => {
       const scope = callerScope(callerOf(request));
       return sendCached(alerts, JSON.stringify(['alerts/infos', scope.categories]), request, reply, async () => ({

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketSnapshot } from '#server/broker/port.ts';
 import { LocalBus, RedisBus, type Bus } from './bus.ts';
-import { snapshotCodec } from './cluster-market.ts';
+import { z } from 'zod';
+import { channel, SnapshotPayload } from './channels.ts';
+
+const C = channel('c', z.unknown());
+const SNAP = channel('snap', SnapshotPayload);
 
 const REDIS = process.env.TEST_REDIS_URL;
 const open: Bus[] = [];
@@ -23,12 +27,12 @@ describe('the bus of one instance', () => {
   it('delivers a message to this instance\'s subscribers, awaited, as the value itself', async () => {
     const bus = new LocalBus();
     const heard: unknown[] = [];
-    bus.subscribe('c', async (v) => {
+    bus.subscribe(C, async (v) => {
       await new Promise((r) => setTimeout(r, 10));
       heard.push(v);
     });
     const value = { a: 1 };
-    await bus.publish('c', value);
+    await bus.publish(C, value);
     expect(heard).toEqual([value]);
     expect(heard[0]).toBe(value);
   });
@@ -36,16 +40,16 @@ describe('the bus of one instance', () => {
   it('does not deliver a message meant only for the other instances', async () => {
     const bus = new LocalBus();
     const heard: unknown[] = [];
-    bus.subscribe('c', (v) => void heard.push(v));
-    await bus.publish('c', 1, undefined, { remoteOnly: true });
+    bus.subscribe(C, (v) => void heard.push(v));
+    await bus.publish(C, 1, { remoteOnly: true });
     expect(heard).toEqual([]);
   });
 });
 
 describe('a snapshot on the wire', () => {
   it('comes back equal, its maps as maps', () => {
-    const wire = JSON.parse(JSON.stringify(snapshotCodec.encode(snapshot))) as unknown;
-    const back = snapshotCodec.decode(wire);
+    const wire = JSON.parse(JSON.stringify(z.encode(SnapshotPayload, snapshot))) as unknown;
+    const back = z.decode(SnapshotPayload, wire as z.input<typeof SnapshotPayload>);
     expect(back).toEqual(snapshot);
     expect(back.rates.get('USD')).toBe(0.92);
   });
@@ -60,9 +64,9 @@ describe.runIf(REDIS)('the bus of several instances (Redis)', () => {
     open.push(a, b);
     const onA: MarketSnapshot[] = [];
     const onB: MarketSnapshot[] = [];
-    a.subscribe('snap', (s) => void onA.push(s), snapshotCodec);
-    b.subscribe('snap', (s) => void onB.push(s), snapshotCodec);
-    await a.publish('snap', snapshot, snapshotCodec);
+    a.subscribe(SNAP, (s) => void onA.push(s));
+    b.subscribe(SNAP, (s) => void onB.push(s));
+    await a.publish(SNAP, snapshot);
     await expect.poll(() => onB.length).toBe(1);
     expect(onB[0]).toEqual(snapshot);
     // A heard its own message once, at publish time.
@@ -75,9 +79,22 @@ describe.runIf(REDIS)('the bus of several instances (Redis)', () => {
     const b = await RedisBus.connect(REDIS!, `${ns}-2`, () => undefined);
     open.push(a, b);
     const heard: unknown[] = [];
-    b.subscribe('c', (v) => void heard.push(v));
-    await a.publish('c', 1);
+    b.subscribe(C, (v) => void heard.push(v));
+    await a.publish(C, 1);
     await new Promise((r) => setTimeout(r, 200));
+    expect(heard).toEqual([]);
+  });
+
+  it('drops a message whose payload fails its channel\'s schema, and reports it', async () => {
+    const errors: unknown[] = [];
+    const a = await RedisBus.connect(REDIS!, `${ns}-bad`, () => undefined);
+    const b = await RedisBus.connect(REDIS!, `${ns}-bad`, (err) => void errors.push(err));
+    open.push(a, b);
+    const heard: unknown[] = [];
+    b.subscribe(SNAP, (s) => void heard.push(s));
+    await a.client.publish(`${ns}-bad:bus`, JSON.stringify({ from: a.id, channel: SNAP.name, value: { at: 'soon' } }));
+    await expect.poll(() => errors.length).toBe(1);
+    expect(String(errors[0])).toMatch(/bus channel 'snap' does not match its schema/);
     expect(heard).toEqual([]);
   });
 

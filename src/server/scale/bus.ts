@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { Channel } from './channels.ts';
 
-/** How a channel's values cross the wire (Maps, for one, are not JSON). */
-export interface Codec<T> {
-  encode(value: T): unknown;
-  decode(wire: unknown): T;
-}
+export type { Channel };
 
 type Handler = (value: unknown) => void | Promise<void>;
 
@@ -15,37 +13,49 @@ export interface PublishOptions {
 }
 
 /**
- * Messages between the instances of one installation. A message published here reaches this
- * instance's subscribers at once (the value itself, awaited) and, with Redis, every other
- * instance's (through pub/sub, encoded). One instance alone has the same path without Redis.
+ * Messages between the instances of one installation, on the channels of channels.ts. A message
+ * published here reaches this instance's subscribers at once (the value itself, awaited) and, with
+ * Redis, every other instance's (through pub/sub, encoded by its channel's schema, and decoded by it
+ * there: a payload that fails the schema is reported to onError and dropped). One instance alone
+ * has the same path without Redis.
  */
 export abstract class Bus {
   /** This instance, as the others know it. */
   readonly id = randomUUID();
-  private readonly handlers = new Map<string, Set<{ handler: Handler; codec: Codec<unknown> | undefined }>>();
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly schemas = new Map<string, z.ZodType>();
 
   /** Does another instance hear this one (Redis)? */
   abstract readonly shared: boolean;
 
-  subscribe<T>(channel: string, handler: (value: T) => void | Promise<void>, codec?: Codec<T>): () => void {
-    const set = this.handlers.get(channel) ?? new Set();
-    const entry = { handler: handler as Handler, codec: codec as Codec<unknown> | undefined };
+  subscribe<T>(channel: Channel<T>, handler: (value: T) => void | Promise<void>): () => void {
+    const set = this.handlers.get(channel.name) ?? new Set();
+    const entry = handler as Handler;
     set.add(entry);
-    this.handlers.set(channel, set);
+    this.handlers.set(channel.name, set);
+    this.schemas.set(channel.name, channel.schema);
     return () => set.delete(entry);
   }
 
-  async publish<T>(channel: string, value: T, codec?: Codec<T>, options: PublishOptions = {}): Promise<void> {
-    if (this.shared) this.send(channel, codec ? codec.encode(value) : value);
+  async publish<T>(channel: Channel<T>, value: T, options: PublishOptions = {}): Promise<void> {
+    if (this.shared) this.send(channel.name, z.encode(channel.schema, value));
     if (options.remoteOnly) return;
-    await Promise.all([...(this.handlers.get(channel) ?? [])].map(async ({ handler }) => handler(value)));
+    await Promise.all([...(this.handlers.get(channel.name) ?? [])].map(async (handler) => handler(value)));
   }
 
-  /** A message from another instance: decoded per subscriber. */
-  protected deliver(channel: string, wire: unknown, onError: (err: unknown) => void): void {
-    for (const { handler, codec } of this.handlers.get(channel) ?? []) {
+  /** A message from another instance: decoded once by its channel's schema, then handed to each subscriber. */
+  protected deliver(name: string, wire: unknown, onError: (err: unknown) => void): void {
+    const handlers = this.handlers.get(name);
+    const schema = this.schemas.get(name);
+    if (!handlers?.size || !schema) return;
+    const decoded = schema.safeParse(wire);
+    if (!decoded.success) {
+      onError(new Error(`A message on the bus channel '${name}' does not match its schema, dropped: ${z.prettifyError(decoded.error)}`));
+      return;
+    }
+    for (const handler of handlers) {
       try {
-        Promise.resolve(handler(codec ? codec.decode(wire) : wire)).catch(onError);
+        Promise.resolve(handler(decoded.data)).catch(onError);
       } catch (err) {
         onError(err);
       }

@@ -1,38 +1,14 @@
 import { NotLeading } from '#server/broker/errors.ts';
 import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
 import { Listeners } from '#server/broker/listeners.ts';
-import type { Bus, Codec } from './bus.ts';
+import type { Bus } from './bus.ts';
+import { channels } from './channels.ts';
 
-const SNAPSHOTS = 'market:snapshot';
-const HELLO = 'market:hello';
-const HEARTBEAT = 'market:heartbeat';
+const SNAPSHOTS = channels.marketSnapshot;
+const HELLO = channels.marketHello;
+const HEARTBEAT = channels.marketHeartbeat;
 /** The leader says it is there this often, whether or not the market changed (agents only, quiet terminals). */
 const HEARTBEAT_MS = 2_000;
-
-/** A snapshot on the wire: its maps as entry lists. */
-export const snapshotCodec: Codec<MarketSnapshot> = {
-  encode: (s) => ({
-    at: s.at,
-    seq: s.seq,
-    instruments: [...s.instruments],
-    rates: [...s.rates],
-    mids: [...s.mids],
-    accounts: [...s.accounts],
-    positions: s.positions,
-  }),
-  decode: (wire) => {
-    const w = wire as { [K in keyof MarketSnapshot]: MarketSnapshot[K] extends ReadonlyMap<infer A, infer B> ? [A, B][] : MarketSnapshot[K] };
-    return {
-      at: w.at,
-      seq: w.seq,
-      instruments: new Map(w.instruments),
-      rates: new Map(w.rates),
-      mids: new Map(w.mids),
-      accounts: new Map(w.accounts),
-      positions: w.positions,
-    };
-  },
-};
 
 export const EMPTY_SNAPSHOT: MarketSnapshot = {
   at: 0,
@@ -66,7 +42,7 @@ export class ClusterMarket implements BrokerAdapter {
     private readonly onError: (err: unknown) => void,
   ) {
     local.onUpdate((snapshot) => {
-      if (this.leading) this.bus.publish(SNAPSHOTS, snapshot, snapshotCodec).catch(onError);
+      if (this.leading) this.bus.publish(SNAPSHOTS, snapshot).catch(onError);
     });
     bus.subscribe(
       SNAPSHOTS,
@@ -75,7 +51,6 @@ export class ClusterMarket implements BrokerAdapter {
         this.heardAt = Date.now();
         this.listeners.notify(snapshot);
       },
-      snapshotCodec,
     );
     bus.subscribe(HEARTBEAT, () => {
       this.heardAt = Date.now();
@@ -83,18 +58,18 @@ export class ClusterMarket implements BrokerAdapter {
     // Only other instances need it.
     this.heartbeat = bus.shared
       ? setInterval(() => {
-          if (this.leading) this.bus.publish(HEARTBEAT, 0, undefined, { remoteOnly: true }).catch(onError);
+          if (this.leading) this.bus.publish(HEARTBEAT, 0, { remoteOnly: true }).catch(onError);
         }, HEARTBEAT_MS)
       : undefined;
     this.heartbeat?.unref();
     bus.subscribe(HELLO, () => {
-      if (this.leading) this.bus.publish(SNAPSHOTS, this.local.snapshot(), snapshotCodec, { remoteOnly: true }).catch(onError);
+      if (this.leading) this.bus.publish(SNAPSHOTS, this.local.snapshot(), { remoteOnly: true }).catch(onError);
     });
   }
 
   /** Asks the leader for its snapshot now (an instance that just started). */
   greet(): Promise<void> {
-    return this.bus.publish(HELLO, 0, undefined, { remoteOnly: true });
+    return this.bus.publish(HELLO, 0, { remoteOnly: true });
   }
 
   get isLeader(): boolean {
@@ -112,7 +87,7 @@ export class ClusterMarket implements BrokerAdapter {
     this.latest = this.local.snapshot();
     this.heardAt = Date.now();
     this.listeners.notify(this.latest);
-    this.bus.publish(SNAPSHOTS, this.latest, snapshotCodec, { remoteOnly: true }).catch(this.onError);
+    this.bus.publish(SNAPSHOTS, this.latest, { remoteOnly: true }).catch(this.onError);
   }
 
   /** Another instance runs it: this one shows what the leader publishes. */

@@ -16,6 +16,7 @@ import {
   type BrokerErrorWire,
 } from '#server/broker/errors.ts';
 import type { Bus } from './bus.ts';
+import { channels, type OrderReply } from './channels.ts';
 import type { ClusterMarket } from './cluster-market.ts';
 
 /** The audit row written in the order's own transaction, on whichever instance carries it out. */
@@ -31,23 +32,11 @@ type Request =
   | { op: 'reloadRules' }
   | { op: 'setCopying'; running: boolean };
 
-interface Envelope {
-  id: string;
-  from: string;
-  request: Request;
-}
+/** The leader's answer (its wire form: channels.ts's OrderReply). */
+type Reply = OrderReply & { error?: BrokerErrorWire };
 
-interface Reply {
-  id: string;
-  to: string;
-  ok: boolean;
-  value?: number;
-  /** Why it failed (a broker error's kind and message). */
-  error?: BrokerErrorWire;
-}
-
-const REQUESTS = 'orders:request';
-const REPLIES = 'orders:reply';
+const REQUESTS = channels.ordersRequest;
+const REPLIES = channels.ordersReply;
 /** A leader silent this long is taken for gone: orders answer 503 at once rather than wait. */
 const LEADER_SILENT_MS = 5_000;
 
@@ -66,7 +55,7 @@ export class ClusterOrders {
     /** How long a follower waits for the leader's answer (longer than the leader waits for a terminal). */
     private readonly replyTimeoutMs: number,
   ) {
-    bus.subscribe<Envelope>(REQUESTS, async (envelope) => {
+    bus.subscribe(REQUESTS, async (envelope) => {
       if (!this.market.isLeader || envelope.from === this.bus.id) return;
       const reply: Reply = { id: envelope.id, to: envelope.from, ok: true };
       try {
@@ -76,9 +65,9 @@ export class ClusterOrders {
         const known = err instanceof BrokerError ? err : isDatabaseUnavailable(err) ? new LeaderDatabaseUnavailable() : new LeaderFailed();
         reply.error = brokerErrorToWire(known);
       }
-      await this.bus.publish(REPLIES, reply, undefined, { remoteOnly: true });
+      await this.bus.publish(REPLIES, reply, { remoteOnly: true });
     });
-    bus.subscribe<Reply>(REPLIES, (reply) => {
+    bus.subscribe(REPLIES, (reply) => {
       if (reply.to !== this.bus.id) return;
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
@@ -134,7 +123,7 @@ export class ClusterOrders {
         resolve({ id, to: '', ok: false, error: brokerErrorToWire(late) });
       }, this.replyTimeoutMs);
       this.pending.set(id, { resolve, timer });
-      this.bus.publish<Envelope>(REQUESTS, { id, from: this.bus.id, request }, undefined, { remoteOnly: true }).catch(() => undefined);
+      this.bus.publish(REQUESTS, { id, from: this.bus.id, request }, { remoteOnly: true }).catch(() => undefined);
     });
     if (!reply.ok) throw brokerErrorFromWire(reply.error ?? { message: 'The order failed.' });
     return reply.value ?? 0;

@@ -5,6 +5,11 @@ import { BoolParam, EpochSeconds, Measure, Money, Percent, PortfolioParam, Text 
 export const AccountsInfoQuery = z.strictObject({
   only_broker_name: BoolParam.optional(),
   portfolio: PortfolioParam.optional(),
+  /**
+   * Ours: the accounts of this portfolio's real-time NAV instead (docs/architecture.md, "NAV
+   * membership"): among the caller's portfolios, the NAV rule's accounts with a non-zero balance.
+   */
+  nav_portfolio: PortfolioParam.optional(),
 });
 
 /**

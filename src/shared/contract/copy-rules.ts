@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageResponse } from './common.ts';
 import { MarketType, Text } from './fields.ts';
 
 /** A master's copy rule; `master_id` is the master's account_id. account_name and broker_name are ours. */
@@ -17,3 +18,6 @@ export const AllowedPairsBody = z.strictObject({
   new_allowed_pairs: z.array(Text('new_allowed_pairs[]', 20)).max(100),
 });
 export type AllowedPairsBody = z.infer<typeof AllowedPairsBody>;
+
+/** What POST /api/copy-rules/allowed-pairs answers: its message and the rule as stored. */
+export const AllowedPairsResponse = MessageResponse.extend({ copy_rule: CopyRule });

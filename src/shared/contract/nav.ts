@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { EpochSeconds, Money } from './fields.ts';
+import { EpochSeconds, Money, PortfolioParam } from './fields.ts';
 
 /** GET /api/brokers/accounts/historical_infos query: a month as 'M.YYYY' (1970 to 2999). */
 export const HistoricalInfosQuery = z.strictObject({
+  /** Ours: only the rows of this portfolio's NAV (the NAV rule, among the caller's portfolios); every row of the caller's without it. */
+  portfolio: PortfolioParam.optional(),
   date_id: z
     .string()
     .regex(/^(1[0-2]|[1-9])\.(19[7-9]\d|2\d{3})$/, "date_id must look like 'M.YYYY' (a month from 1.1970 to 12.2999)")

@@ -65,10 +65,24 @@ interface HistoricalRow {
 
 const currencyOf = (row: { account_currency: string; currency: string }) => row.account_currency || row.currency;
 
-/** Real-time NAV rows of a portfolio: zero balances hidden, SPEC §5 membership, broker then account name. */
+/** The accounts of a portfolio's real-time NAV: zero balances hidden, NAV membership (the server applies it). */
+export function navAccountsOf<T extends { teiko_category: string; balance: number }>(accounts: readonly T[], portfolio: string): T[] {
+  return filterRealtimeNav(accounts).filter((row) => navRowInPortfolio(row, portfolio));
+}
+
+/** The end-of-day rows of a portfolio's NAV: NAV membership (the server applies it). */
+export function navRowsOf<T extends { teiko_category: string; balance: number }>(rows: readonly T[], portfolio: string): T[] {
+  return rows.filter((row) => navRowInPortfolio(row, portfolio));
+}
+
+/** Real-time NAV rows of a portfolio: zero balances hidden, NAV membership, broker then account name. */
 export function realtimeNavRows(accounts: readonly RealtimeAccount[], portfolio: string): NavViewRow[] {
-  return filterRealtimeNav(accounts)
-    .filter((row) => navRowInPortfolio(row, portfolio))
+  return realtimeViewRows(navAccountsOf(accounts, portfolio));
+}
+
+/** The screen's rows of accounts the server chose for a portfolio's real-time NAV, broker then account name. */
+export function realtimeViewRows(accounts: readonly RealtimeAccount[]): NavViewRow[] {
+  return accounts
     .map((row) => ({
       id: row.account_id,
       broker_name: row.broker_name,
@@ -83,15 +97,19 @@ export function realtimeNavRows(accounts: readonly RealtimeAccount[], portfolio:
     .sort(defaultNavSort);
 }
 
-/** End-of-day NAV rows of a portfolio for one month key and day (SPEC §5), broker then account name. */
+/** End-of-day NAV rows of a portfolio for one month key and day, broker then account name. */
 export function historicalNavRows(
   rows: readonly HistoricalRow[],
   portfolio: string,
   monthKey: string,
   day: number,
 ): NavViewRow[] {
+  return historicalViewRows(navRowsOf(rows, portfolio), monthKey, day);
+}
+
+/** The screen's rows of one month key and day among the end-of-day rows the server chose for a portfolio. */
+export function historicalViewRows(rows: readonly HistoricalRow[], monthKey: string, day: number): NavViewRow[] {
   return filterHistoricalNav(rows, monthKey, day)
-    .filter((row) => navRowInPortfolio(row, portfolio))
     .map((row) => ({
       id: navRowId(row.account_id, row.date_id, row.date_day),
       broker_name: row.broker_name,

@@ -1,10 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  AccountsInfoResponse,
-  BrokersResponse,
-  HistoricalLossesResponse,
-  MaxDrawdownResponse,
-} from '#shared/contract/accounts.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -16,6 +11,7 @@ export const accountKeys = {
   all: () => ['accounts'] as const,
   info: (portfolio?: Portfolio) => ['accounts', 'info', portfolio ?? null] as const,
   brokers: (portfolio?: Portfolio) => ['accounts', 'brokers', portfolio ?? null] as const,
+  nav: (portfolio: Portfolio) => ['accounts', 'nav', portfolio] as const,
   maxDrawdown: (account: string | undefined) => ['accounts', 'max-drawdown', account || null] as const,
   historicalLosses: () => ['accounts', 'historical-losses'] as const,
 };
@@ -26,7 +22,15 @@ export const accountQueries = {
     queryOptions({
       queryKey: accountKeys.info(portfolio),
       queryFn: async ({ signal }) =>
-        (await apiRequest('/api/brokers/accounts/info', { query: { portfolio }, schema: AccountsInfoResponse, signal })).data,
+        (await apiRequest(endpoints.accountsInfo, { query: { portfolio }, signal })).data,
+      refetchInterval: interval('accounts_info_ms'),
+    }),
+
+  /** The accounts of a portfolio's real-time NAV, chosen by the server (its membership rule, zero balances left out). */
+  nav: (portfolio: Portfolio) =>
+    queryOptions({
+      queryKey: accountKeys.nav(portfolio),
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.accountsInfo, { query: { nav_portfolio: portfolio }, signal })).data,
       refetchInterval: interval('accounts_info_ms'),
     }),
 
@@ -36,9 +40,8 @@ export const accountQueries = {
       queryKey: accountKeys.brokers(portfolio),
       queryFn: async ({ signal }) =>
         (
-          await apiRequest('/api/brokers/accounts/info', {
-            query: { only_broker_name: true, portfolio },
-            schema: BrokersResponse,
+          await apiRequest(endpoints.brokers, {
+            query: { only_broker_name: 'true', portfolio },
             signal,
           })
         ).data,
@@ -50,7 +53,7 @@ export const accountQueries = {
       queryKey: accountKeys.maxDrawdown(account),
       queryFn: async ({ signal }) => {
         if (!account) throw new Error(ACCOUNT_NOT_PROVIDED);
-        return apiRequest('/api/brokers/accounts/max-drawdown', { query: { account }, schema: MaxDrawdownResponse, signal });
+        return apiRequest(endpoints.maxDrawdown, { query: { account }, signal });
       },
       enabled: Boolean(account),
       refetchInterval: interval('max_drawdown_ms'),
@@ -61,6 +64,6 @@ export const accountQueries = {
     queryOptions({
       queryKey: accountKeys.historicalLosses(),
       queryFn: async ({ signal }) =>
-        (await apiRequest('/api/brokers/accounts/historical-losses', { schema: HistoricalLossesResponse, signal })).data,
+        (await apiRequest(endpoints.historicalLosses, { signal })).data,
     }),
 };

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { AlertsResponse } from '#shared/contract/alerts.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 
@@ -13,7 +13,7 @@ export const alertQueries = {
   list: () =>
     queryOptions({
       queryKey: alertKeys.list(),
-      queryFn: async ({ signal }) => (await apiRequest('/api/alerts/infos', { schema: AlertsResponse, signal })).alerts,
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.alerts, { signal })).alerts,
       refetchInterval: interval('alerts_ms'),
     }),
 };

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { MessageResponse } from '#shared/contract/common.ts';
-import { BridgeStatusResponse } from '#shared/contract/bridge.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from './write.ts';
 
@@ -14,14 +13,12 @@ export const bridgeQueries = {
   status: () =>
     queryOptions({
       queryKey: bridgeKeys.status(),
-      queryFn: async ({ signal }) => (await apiRequest('/api/bridge/status', { schema: BridgeStatusResponse, signal })).data,
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.bridgeStatus, { signal })).data,
     }),
 };
 
-function switchBridge(path: '/api/bridge/start' | '/api/bridge/stop', options: WriteOptions) {
-  return apiRequest(path, {
-    method: 'POST',
-    schema: MessageResponse,
+function switchBridge(endpoint: typeof endpoints.bridgeStart | typeof endpoints.bridgeStop, options: WriteOptions) {
+  return apiRequest(endpoint, {
     fallbackMessage: UPDATE_FAILED,
     headers: idempotencyHeaders(options),
     signal: options.signal,
@@ -29,6 +26,6 @@ function switchBridge(path: '/api/bridge/start' | '/api/bridge/stop', options: W
 }
 
 /** Starts copying master trades (SPEC §7). */
-export const startBridge = (options: WriteOptions = {}) => switchBridge('/api/bridge/start', options);
+export const startBridge = (options: WriteOptions = {}) => switchBridge(endpoints.bridgeStart, options);
 /** Stops copying master trades (SPEC §7). */
-export const stopBridge = (options: WriteOptions = {}) => switchBridge('/api/bridge/stop', options);
+export const stopBridge = (options: WriteOptions = {}) => switchBridge(endpoints.bridgeStop, options);

@@ -1,6 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
-import { MessageResponse } from '#shared/contract/common.ts';
-import { CopyRule, CopyRulesResponse, type AllowedPairsBody } from '#shared/contract/copy-rules.ts';
+import { mutationOptions, queryOptions } from '@tanstack/react-query';
+import type { AllowedPairsBody } from '#shared/contract/copy-rules.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from './write.ts';
@@ -15,21 +15,26 @@ export const copyRuleQueries = {
   infos: () =>
     queryOptions({
       queryKey: copyRuleKeys.infos(),
-      queryFn: async ({ signal }) => (await apiRequest('/api/copy-rules/infos', { schema: CopyRulesResponse, signal })).copy_rules,
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.copyRules, { signal })).copy_rules,
       refetchInterval: interval('copy_rules_ms'),
     }),
 };
 
-const AllowedPairsResponse = MessageResponse.extend({ copy_rule: CopyRule });
-
 /** Replaces a master's allowed pairs; answers the message and the rule as stored. */
 export function setAllowedPairs(body: AllowedPairsBody, options: WriteOptions = {}) {
-  return apiRequest('/api/copy-rules/allowed-pairs', {
-    method: 'POST',
+  return apiRequest(endpoints.allowedPairs, {
     body,
-    schema: AllowedPairsResponse,
     fallbackMessage: UPDATE_FAILED,
     headers: idempotencyHeaders(options),
     signal: options.signal,
   });
 }
+
+/** The allowed-pairs write as mutation options: a screen adds what it does on success or failure. */
+export const copyRuleMutations = {
+  allowedPairs: () =>
+    mutationOptions({
+      mutationKey: [...copyRuleKeys.all(), 'allowed-pairs'],
+      mutationFn: (body: AllowedPairsBody) => setAllowedPairs(body),
+    }),
+};

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { MessageResponse } from '#shared/contract/common.ts';
-import { CopyGrowthResponse, CopyHealthResponse, CopyReportResponse } from '#shared/contract/copy.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import type { Period } from '#shared/domain/constants.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -21,14 +20,14 @@ export const copyQueries = {
     queryOptions({
       queryKey: copyKeys.report(portfolio, period),
       queryFn: async ({ signal }) =>
-        (await apiRequest('/api/copy/report', { query: { portfolio, period }, schema: CopyReportResponse, signal })).data,
+        (await apiRequest(endpoints.copyReport, { query: { portfolio, period }, signal })).data,
       refetchInterval: REFRESH_MS,
       staleTime: REFRESH_MS / 2,
     }),
   health: (portfolio: Portfolio) =>
     queryOptions({
       queryKey: copyKeys.health(portfolio),
-      queryFn: async ({ signal }) => (await apiRequest('/api/copy/health', { query: { portfolio }, schema: CopyHealthResponse, signal })).data,
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.copyHealth, { query: { portfolio }, signal })).data,
       refetchInterval: 30_000,
       staleTime: 15_000,
     }),
@@ -36,12 +35,12 @@ export const copyQueries = {
     queryOptions({
       queryKey: copyKeys.growth(account ?? '', period),
       queryFn: async ({ signal }) =>
-        (await apiRequest('/api/copy/growth', { query: { account: account ?? '', period }, schema: CopyGrowthResponse, signal })).data,
+        (await apiRequest(endpoints.copyGrowth, { query: { account: account ?? '', period }, signal })).data,
       enabled: Boolean(account),
       staleTime: REFRESH_MS,
     }),
 };
 
 export async function saveRiskLimits(body: { portfolio: Portfolio; max_drawdown_pct: number | null; min_margin_level_pct: number | null }): Promise<string> {
-  return (await apiRequest('/api/risk/limits', { method: 'PUT', body, schema: MessageResponse, fallbackMessage: UPDATE_FAILED })).message;
+  return (await apiRequest(endpoints.riskLimits, { body, fallbackMessage: UPDATE_FAILED })).message;
 }

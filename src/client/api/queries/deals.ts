@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { HistoricalDealsResponse } from '#shared/contract/deals.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { HISTORICAL_DEALS_STALE_MS } from '#shared/domain/constants.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -27,9 +27,8 @@ export const dealQueries = {
       queryKey: dealKeys.historical(params),
       queryFn: async ({ signal }) => {
         if (!params.account) throw new Error(ACCOUNT_REQUIRED);
-        return apiRequest('/api/brokers/historical-deals', {
-          query: { account: params.account, filter_rebalancing: params.filterRebalancing, start_date: params.startDate },
-          schema: HistoricalDealsResponse,
+        return apiRequest(endpoints.historicalDeals, {
+          query: { account: params.account, filter_rebalancing: params.filterRebalancing ? 'true' : 'false', start_date: params.startDate },
           signal,
         });
       },

@@ -1,4 +1,4 @@
-import { MessageResponse } from '#shared/contract/common.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import type { CloseBySymbolBody, SetTpSlBody } from '#shared/contract/positions.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { CLOSE_FAILED, idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from './write.ts';
@@ -7,10 +7,8 @@ import { CLOSE_FAILED, idempotencyHeaders, UPDATE_FAILED, type WriteOptions } fr
 
 /** Sets take profit and stop loss on every position of a symbol and direction; answers the server's message. */
 export function setTpSl(body: SetTpSlBody, options: WriteOptions = {}) {
-  return apiRequest('/api/positions/set-tp-sl-by-symbol', {
-    method: 'POST',
+  return apiRequest(endpoints.setTpSl, {
     body,
-    schema: MessageResponse,
     fallbackMessage: UPDATE_FAILED,
     headers: idempotencyHeaders(options),
     signal: options.signal,
@@ -19,10 +17,8 @@ export function setTpSl(body: SetTpSlBody, options: WriteOptions = {}) {
 
 /** Closes every position of a symbol and direction; answers the server's message. */
 export function closeBySymbol(body: CloseBySymbolBody, options: WriteOptions = {}) {
-  return apiRequest('/api/positions/close-by-symbol', {
-    method: 'POST',
+  return apiRequest(endpoints.closeBySymbol, {
     body,
-    schema: MessageResponse,
     fallbackMessage: CLOSE_FAILED,
     headers: idempotencyHeaders(options),
     signal: options.signal,

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { RebatesResponse } from '#shared/contract/rebates.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import type { RebatePortfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -23,9 +23,8 @@ export const rebateQueries = {
       queryKey: rebateKeys.list(params),
       queryFn: async ({ signal }) => {
         if (!params.portfolio) throw new Error('A portfolio is required.');
-        const response = await apiRequest('/api/stats/rebates', {
+        const response = await apiRequest(endpoints.rebates, {
           query: { group_by: params.groupBy, portfolio: params.portfolio },
-          schema: RebatesResponse,
           signal,
         });
         return response.data;

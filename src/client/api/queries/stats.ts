@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { MaeMfeResponse } from '#shared/contract/stats.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { MAE_MFE_STALE_MS } from '#shared/domain/constants.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -14,7 +14,7 @@ export const statsQueries = {
   maeMfe: (symbol: string) =>
     queryOptions({
       queryKey: statsKeys.maeMfe(symbol),
-      queryFn: ({ signal }) => apiRequest('/api/stats/mae_mfe', { query: { symbol }, schema: MaeMfeResponse, signal }),
+      queryFn: ({ signal }) => apiRequest(endpoints.maeMfe, { query: { symbol }, signal }),
       enabled: symbol !== '',
       refetchInterval: interval('mae_mfe_ms'),
       staleTime: MAE_MFE_STALE_MS,

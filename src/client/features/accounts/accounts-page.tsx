@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '#shared/domain/permissions.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
@@ -38,7 +39,7 @@ export function AccountsPage() {
   // Stats and historical trades cover all time; the chart asks for its own period.
   const deals = useQuery(dealQueries.historical({ account: accountId ?? undefined, filterRebalancing: true }));
   const live = useLivePositions({
-    path: '/ws/brokers/live-positions-aggregate-by',
+    path: liveFeeds.aggregateBy.path,
     params: { portfolio: scope, aggregate_by: 'account', account: accountId },
     enabled: accountId !== null,
   });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import { hasPermission } from '#shared/domain/permissions.ts';
-import { brokerInPortfolio } from '#shared/domain/positions-filter.ts';
 import { compareValues } from '#shared/domain/sorting.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
@@ -22,22 +22,20 @@ export const LOADING_BROKER = 'Chargement du broker...';
 /** Brokers screen (SPEC §2): pick a broker of the portfolio, then its summary, rebates and live trades. */
 export function BrokersPage() {
   const session = useSession();
-  const { portfolio, scope } = usePortfolio();
+  const { scope } = usePortfolio();
   const wide = useIsWide();
   const canReadRebate = hasPermission(session?.restrictions, 'read_rebate');
   const brokers = useQuery(accountQueries.brokers(scope));
   const accounts = useQuery(accountQueries.info(scope));
   const [chosen, setChosen] = useState<string | null>(null);
 
-  // SPEC §5 broker membership: the server scopes the list already; the rule is applied here too.
-  const list = (brokers.data ?? [])
-    .filter((b) => brokerInPortfolio(b.teiko_categories, portfolio))
-    .toSorted((a, b) => compareValues(a.broker_name, b.broker_name));
+  // The server answers the brokers of the portfolio (its membership rule); they are only sorted here.
+  const list = (brokers.data ?? []).toSorted((a, b) => compareValues(a.broker_name, b.broker_name));
   const broker = list.find((b) => b.broker_name === chosen)?.broker_name ?? list[0]?.broker_name ?? null;
   const brokerAccounts = (accounts.data ?? []).filter((a) => a.broker_name === broker);
 
   const live = useLivePositions({
-    path: '/ws/brokers/live-positions-aggregate-by',
+    path: liveFeeds.aggregateBy.path,
     params: { portfolio: scope, aggregate_by: 'broker', broker_name: broker },
     enabled: broker !== null,
   });

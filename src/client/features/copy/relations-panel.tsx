@@ -11,7 +11,7 @@ import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { numberFormat } from '#shared/format/numbers.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
-import { copyRuleKeys, copyRuleQueries, setAllowedPairs } from '#client/api/queries/copy-rules.ts';
+import { copyRuleKeys, copyRuleMutations, copyRuleQueries } from '#client/api/queries/copy-rules.ts';
 import { copyKeys } from '#client/api/queries/copy.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { Modal } from '#client/ui/modal.tsx';
@@ -19,7 +19,7 @@ import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useToast } from '#client/ui/toast.tsx';
-import { createRelation, endRelation, relationKeys, relationQueries, updateRelation } from './api/relations.ts';
+import { relationKeys, relationMutations, relationQueries, type RelationChange } from './api/relations.ts';
 
 const lots = numberFormat('fr-FR', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
 const fixed2 = numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -223,37 +223,39 @@ function RelationModal({
         : ''
       : `A ${market === 'Forex' ? '1-lot' : '100-share'} master trade is copied at ${market === 'Forex' ? fixed2.format(example) : example} ${example > 1 ? unit.many : unit.one}${mode === 'equity' ? ' at today’s equities' : ''}.`;
 
-  const save = useMutation({
-    mutationFn: async () => {
-      const stopValue = stop.trim() === '' ? null : parseDecimalInput(stop);
-      if (!sizing) throw new Error(`Give the ${mode === 'ratio' ? 'ratio' : mode === 'equity' ? 'multiplier' : 'lot'} as a number.`);
-      if (maxLot.trim() !== '' && cap === null) throw new Error('The maximum lot must be a number, or empty for none.');
-      if (stop.trim() !== '' && stopValue === null) throw new Error('The equity stop must be a number, or empty for none.');
-      if (current) return updateRelation(current.id, { sizing, max_lot: cap, equity_stop: stopValue, rearm_equity_stop: rearm });
-      if (!master || !followerId) throw new Error('Choose the follower.');
-      return createRelation({ master: master.account_id, follower: followerId, sizing, max_lot: cap, equity_stop: stopValue });
-    },
-    onSuccess: async (res) => {
+  const done = {
+    onSuccess: async (res: { message: string }) => {
       toast.show(res.message);
       await refresh();
       onDone();
     },
-    onError: (err) => setError(messageOf(err)),
-  });
-  const end = useMutation({
-    mutationFn: () => endRelation(current!.id),
-    onSuccess: async (res) => {
-      toast.show(res.message);
-      await refresh();
-      onDone();
-    },
-    onError: (err) => setError(messageOf(err)),
-  });
+    onError: (err: unknown) => setError(messageOf(err)),
+  };
+  const save = useMutation({ ...relationMutations.save(), ...done });
+  const end = useMutation({ ...relationMutations.end(), ...done });
+
+  /** The change the form asks for, or what is wrong with it. */
+  const change = (): RelationChange => {
+    const stopValue = stop.trim() === '' ? null : parseDecimalInput(stop);
+    if (!sizing) throw new Error(`Give the ${mode === 'ratio' ? 'ratio' : mode === 'equity' ? 'multiplier' : 'lot'} as a number.`);
+    if (maxLot.trim() !== '' && cap === null) throw new Error('The maximum lot must be a number, or empty for none.');
+    if (stop.trim() !== '' && stopValue === null) throw new Error('The equity stop must be a number, or empty for none.');
+    if (current) return { id: current.id, body: { sizing, max_lot: cap, equity_stop: stopValue, rearm_equity_stop: rearm } };
+    if (!master || !followerId) throw new Error('Choose the follower.');
+    return { body: { master: master.account_id, follower: followerId, sizing, max_lot: cap, equity_stop: stopValue } };
+  };
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     setError(null);
-    save.mutate();
+    let wanted: RelationChange;
+    try {
+      wanted = change();
+    } catch (err) {
+      setError(messageOf(err));
+      return;
+    }
+    save.mutate(wanted);
   };
   const limits = mode === 'ratio' ? SIZING_LIMITS.ratio : mode === 'equity' ? SIZING_LIMITS.multiplier : SIZING_LIMITS.lot;
   const title = current ? `Copying of ${followerName}` : `Add a follower to ${master?.account_name ?? ''}`;
@@ -270,7 +272,7 @@ function RelationModal({
             <button type="button" className="button" onClick={() => setConfirmEnd(false)}>
               Keep copying
             </button>
-            <button type="button" className="button primary relation-danger" onClick={() => end.mutate()} disabled={end.isPending} data-autofocus>
+            <button type="button" className="button primary relation-danger" onClick={() => end.mutate(current!.id)} disabled={end.isPending} data-autofocus>
               {end.isPending ? 'Ending...' : 'End relation'}
             </button>
           </>
@@ -382,13 +384,12 @@ function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule 
       .map((s) => s.trim().toUpperCase())
       .filter(Boolean);
   const [error, setError] = useState<string | null>(null);
+  const pairsBody = () => ({
+    master_id: master.account_id,
+    new_allowed_pairs: market === 'Forex' ? [...FOREX_PAIRS.filter((p) => chosen.has(p)), ...listed(otherForex)] : listed(equities),
+  });
   const save = useMutation({
-    mutationFn: () =>
-      setAllowedPairs({
-        master_id: master.account_id,
-        new_allowed_pairs:
-          market === 'Forex' ? [...FOREX_PAIRS.filter((p) => chosen.has(p)), ...listed(otherForex)] : listed(equities),
-      }),
+    ...copyRuleMutations.allowedPairs(),
     onSuccess: async (res) => {
       toast.show(res.message);
       await refresh();
@@ -413,7 +414,7 @@ function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule 
           <button type="button" className="button" onClick={onDone}>
             Cancel
           </button>
-          <button type="button" className="button primary" onClick={() => save.mutate()} disabled={save.isPending}>
+          <button type="button" className="button primary" onClick={() => save.mutate(pairsBody())} disabled={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save pairs'}
           </button>
         </>

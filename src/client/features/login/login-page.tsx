@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { LoginResponse, type LoginBody } from '#shared/contract/auth.ts';
+import type { LoginBody } from '#shared/contract/auth.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import { ApiError, apiRequest, NETWORK_ERROR } from '#client/api/http.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { safeRedirect } from '#client/app/paths.ts';
@@ -21,7 +22,7 @@ export function LoginPage() {
 
   const login = useMutation({
     mutationFn: (body: LoginBody) =>
-      apiRequest('/api/login', { method: 'POST', body, schema: LoginResponse, fallbackMessage: LOGIN_FAILED }),
+      apiRequest(endpoints.login, { body, fallbackMessage: LOGIN_FAILED }),
     onSuccess: async ({ data }) => {
       sessionStore.save(data);
       // Back to the page first asked for, or home.

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { isFresh } from '#shared/domain/freshness.ts';
 import { firstAvailableDay, monthKeyLabel, sortMonthKeysNewestFirst } from '#shared/domain/nav-rules.ts';
 import {
-  historicalNavRows,
-  realtimeNavRows,
+  historicalViewRows,
+  realtimeViewRows,
   summariseNavByCurrency,
   type NavCurrencySummary,
   type NavViewRow,
@@ -17,7 +17,7 @@ import { accountQueries } from '#client/api/queries/accounts.ts';
 import { CsvButton } from '#client/export/csv-button.tsx';
 import { csvDateTime, csvNameOfPdf, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
 import { navQueries } from '#client/api/queries/nav.ts';
-import { usePortfolio } from '#client/app/portfolio.ts';
+import { useSinglePortfolio } from '#client/app/portfolio.ts';
 import { navReport } from '#client/pdf/nav-report.ts';
 import { ReportButton } from '#client/pdf/report-button.tsx';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
@@ -96,7 +96,7 @@ function SummaryCards({ summary, realtime }: { summary: readonly NavCurrencySumm
 }
 
 export function NavPage() {
-  const { portfolio } = usePortfolio();
+  const portfolio = useSinglePortfolio();
   const wide = useIsWide();
   const tick = useNow(1000);
   const [mode, setMode] = useState<NavMode>({ kind: 'realtime' });
@@ -105,9 +105,10 @@ export function NavPage() {
   const month = mode.kind === 'historical' ? mode.month : undefined;
 
   // The newest month and the list of months and days; also the fallback rows of the newest month.
-  const latest = useQuery(navQueries.historical());
-  const monthQuery = useQuery({ ...navQueries.historical(month), enabled: month !== undefined });
-  const live = useQuery({ ...accountQueries.info(), enabled: realtime });
+  // The server answers the portfolio's NAV rows only (its membership rule): nothing is filtered here.
+  const latest = useQuery(navQueries.historical(undefined, portfolio));
+  const monthQuery = useQuery({ ...navQueries.historical(month, portfolio), enabled: month !== undefined });
+  const live = useQuery({ ...accountQueries.nav(portfolio), enabled: realtime });
 
   const monthData =
     monthQuery.data ?? (month !== undefined && latest.data?.data[0]?.date_id === month ? latest.data : undefined);
@@ -123,11 +124,11 @@ export function NavPage() {
   let loading = false;
   let error: string | null = null;
   if (realtime) {
-    if (live.data) rows = realtimeNavRows(live.data, portfolio);
+    if (live.data) rows = realtimeViewRows(live.data);
     else if (live.isError) error = live.error.message;
     else loading = true;
   } else if (month !== undefined) {
-    if (monthData && day !== undefined) rows = historicalNavRows(monthData.data, portfolio, month, day);
+    if (monthData && day !== undefined) rows = historicalViewRows(monthData.data, month, day);
     // SPEC §8: historical NAV load errors show no message, only the empty table.
     else if (!monthQuery.isError && !(monthData && days.length === 0)) loading = true;
   }

@@ -1,4 +1,5 @@
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
@@ -142,9 +143,9 @@ function SummaryScreen({ stage }: { stage: number }) {
   const [accountId, setAccountId] = useState<string | null>(null);
 
   // One feed per account position serves the header, the trades panels, the Accounts grid and the distribution.
-  const live = useLivePositions({ path: '/ws/brokers/live-positions-aggregate-by', params: { portfolio, aggregate_by: 'account' } });
+  const live = useLivePositions({ path: liveFeeds.aggregateBy.path, params: { portfolio, aggregate_by: 'account' } });
   const byBroker = useLivePositions({
-    path: '/ws/brokers/live-positions-aggregate-by',
+    path: liveFeeds.aggregateBy.path,
     params: { portfolio, aggregate_by: 'broker' },
     enabled: gridTab === 'broker',
   });

@@ -33,6 +33,7 @@ import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
 import { Listeners } from '#server/broker/listeners.ts';
 import { LocalBus, type Bus } from '#server/scale/bus.ts';
+import { channels } from '#server/scale/channels.ts';
 
 export interface AgentBrokerOptions {
   /** How often the accounts are watched (silence, margin level) and a day end looked for. */
@@ -47,9 +48,9 @@ export interface AgentBrokerOptions {
   bus?: Bus;
 }
 
-const REPORTED = 'agents:reported';
-const QUEUED = 'commands:queued';
-const ANSWERED = 'commands:answered';
+const REPORTED = channels.agentsReported;
+const QUEUED = channels.commandsQueued;
+const ANSWERED = channels.commandsAnswered;
 /** Reported positions closed are remembered this long (longer while an open copy names one). */
 const CLOSED_POSITIONS_KEPT_MS = 30 * 86_400_000;
 
@@ -106,17 +107,17 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
     this.day = dayOf(options.now() / 1000);
     this.bus = options.bus ?? new LocalBus();
     // Whichever instance an agent posts to, the one that runs the market reads the books again.
-    this.bus.subscribe<Quote[]>(REPORTED, async (quotes) => {
+    this.bus.subscribe(REPORTED, async (quotes) => {
       if (!this.running) return;
       this.quote(quotes);
       await this.refresh();
     });
     // Whichever instance an agent polls, its long poll wakes when a command is queued for it.
-    this.bus.subscribe<number[]>(QUEUED, (agentIds) => {
+    this.bus.subscribe(QUEUED, (agentIds) => {
       for (const agentId of agentIds) for (const wake of [...(this.polls.get(agentId) ?? [])]) wake();
     });
     // Whichever instance took the answer, the order waiting for it stops waiting.
-    this.bus.subscribe<string>(ANSWERED, (id) => this.waiters.get(id)?.());
+    this.bus.subscribe(ANSWERED, (id) => this.waiters.get(id)?.());
   }
 
   async start(): Promise<void> {

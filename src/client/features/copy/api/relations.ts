@@ -1,5 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
-import { RelationResponse, RelationsResponse, type CreateRelationBody, type UpdateRelationBody } from '#shared/contract/copy-relations.ts';
+import { mutationOptions, queryOptions } from '@tanstack/react-query';
+import type { CreateRelationBody, UpdateRelationBody } from '#shared/contract/copy-relations.ts';
+import { endpoints } from '#shared/contract/endpoints.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
 import { idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from '#client/api/queries/write.ts';
@@ -17,24 +18,40 @@ export const relationQueries = {
   list: (portfolio: Portfolio) =>
     queryOptions({
       queryKey: relationKeys.list(portfolio),
-      queryFn: async ({ signal }) => (await apiRequest('/api/copy/relations', { query: { portfolio }, schema: RelationsResponse, signal })).data,
+      queryFn: async ({ signal }) => (await apiRequest(endpoints.relations, { query: { portfolio }, signal })).data,
       refetchInterval: REFRESH_MS,
       staleTime: REFRESH_MS / 2,
     }),
 };
 
-const write = (path: string, method: 'POST' | 'PUT' | 'DELETE', body: unknown, options: WriteOptions) =>
-  apiRequest(path, { method, body, schema: RelationResponse, fallbackMessage: UPDATE_FAILED, headers: idempotencyHeaders(options), signal: options.signal });
+const writeOptions = (options: WriteOptions) => ({ fallbackMessage: UPDATE_FAILED, headers: idempotencyHeaders(options), signal: options.signal });
 
 /** A follower starts copying a master; answers the message and the relation as stored. */
 export function createRelation(body: CreateRelationBody, options: WriteOptions = {}) {
-  return write('/api/copy/relations', 'POST', body, options);
+  return apiRequest(endpoints.createRelation, { body, ...writeOptions(options) });
 }
 
 export function updateRelation(id: number, body: UpdateRelationBody, options: WriteOptions = {}) {
-  return write(`/api/copy/relations/${id}`, 'PUT', body, options);
+  return apiRequest(endpoints.updateRelation, { params: { id }, body, ...writeOptions(options) });
 }
 
 export function endRelation(id: number, options: WriteOptions = {}) {
-  return write(`/api/copy/relations/${id}`, 'DELETE', undefined, options);
+  return apiRequest(endpoints.endRelation, { params: { id }, ...writeOptions(options) });
 }
+
+/** A relation to store: new (create) or the terms of one in force (update). */
+export type RelationChange = { id: number; body: UpdateRelationBody } | { id?: undefined; body: CreateRelationBody };
+
+/** The relation writes as mutation options: a screen adds what it does on success or failure. */
+export const relationMutations = {
+  save: () =>
+    mutationOptions({
+      mutationKey: [...relationKeys.all(), 'save'],
+      mutationFn: (change: RelationChange) => (change.id === undefined ? createRelation(change.body) : updateRelation(change.id, change.body)),
+    }),
+  end: () =>
+    mutationOptions({
+      mutationKey: [...relationKeys.all(), 'end'],
+      mutationFn: (id: number) => endRelation(id),
+    }),
+};

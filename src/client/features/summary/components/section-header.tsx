@@ -5,7 +5,7 @@ import type { BarSegment } from '#shared/analytics/dashboard.ts';
 import { allowedPairsOf, pairsOfMarket, selectionFromAllowed, togglePair } from '#shared/domain/pairs.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent } from '#shared/format/numbers.ts';
-import { copyRuleKeys, copyRuleQueries, setAllowedPairs } from '#client/api/queries/copy-rules.ts';
+import { copyRuleKeys, copyRuleMutations, copyRuleQueries } from '#client/api/queries/copy-rules.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { DropdownMenu } from '#client/ui/dropdown.tsx';
@@ -117,8 +117,8 @@ export function PairsSelector({ masterId }: { masterId: string }) {
   const rule = rules.data?.find((r) => r.master_id === masterId);
   const [pending, setPending] = useState<string[] | null>(null);
   const mutation = useMutation({
-    mutationFn: (pairs: string[]) => setAllowedPairs({ master_id: masterId, new_allowed_pairs: pairs }),
-    onMutate: (pairs) => setPending(pairs),
+    ...copyRuleMutations.allowedPairs(),
+    onMutate: (body) => setPending(body.new_allowed_pairs),
     onError: (err) => toast.show(err instanceof Error && err.message ? err.message : UPDATE_FAILED, 'error'),
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: copyRuleKeys.all() });
@@ -148,7 +148,7 @@ export function PairsSelector({ masterId }: { masterId: string }) {
                     type="checkbox"
                     checked={allowed.includes(pair)}
                     disabled={mutation.isPending}
-                    onChange={(e) => mutation.mutate(allowedPairsOf(togglePair(selection, pair, e.target.checked)))}
+                    onChange={(e) => mutation.mutate({ master_id: masterId, new_allowed_pairs: allowedPairsOf(togglePair(selection, pair, e.target.checked)) })}
                   />
                   <span>{pair}</span>
                   <span className="summary-sub">{position ?? 'no position'}</span>
