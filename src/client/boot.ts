@@ -5,7 +5,7 @@
  * which builds its clients and router in steps too). Evaluating all of it at once, before or after
  * the first paint, would hold a slow phone's main thread for one long stretch.
  *
- * The runtime configuration (/config.json, SPEC §8) is fetched first thing, while those chunks
+ * The runtime configuration (/config.json, docs/product.md#errors) is fetched first thing, while those chunks
  * load, so it adds no round trip of its own; main.tsx checks it against its contract (zod is there
  * by then) and the app starts only with a valid one. Until then the splash says 'Loading
  * configuration...'; when it fails, 'Error loading configuration. Please try again later.' with a

@@ -1,6 +1,6 @@
 import type { Page, Response } from '@playwright/test';
 
-/** The signed-in user's api key, as the app stored it (SPEC §3 user_data). */
+/** The signed-in user's api key, as the app stored it (docs/product.md#fields user_data). */
 export async function apiKeyOf(page: Page): Promise<string> {
   return page.evaluate(() => (JSON.parse(localStorage.getItem('user_data') ?? '{}') as { api_key?: string }).api_key ?? '');
 }

@@ -25,7 +25,7 @@ interface RebateRow {
   profit_sharing_amount: number;
 }
 
-/** Consolidated Portfolio's brokers (SPEC §5 membership), alphabetical. */
+/** Consolidated Portfolio's brokers (docs/product.md#validation membership), alphabetical. */
 async function expectedBrokers(page: Page, categories: string[]): Promise<string[]> {
   const { body } = await apiGet<{ data: BrokerRow[] }>(page, '/api/brokers/accounts/info?only_broker_name=true');
   return body.data

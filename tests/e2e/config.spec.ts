@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 
-// SPEC §8: the runtime configuration (/config.json) loads before the app, with its two messages.
+// docs/product.md#errors: the runtime configuration (/config.json) loads before the app, with its two messages.
 const LOADING = 'Loading configuration...';
 const ERROR = 'Error loading configuration. Please try again later.';
 

@@ -36,7 +36,7 @@ interface ApiNav {
   available_dates: Record<string, number[]>;
 }
 
-/** SPEC §5, Consolidated: consolidate rows, or global forex / global equity rows with a non-zero balance. */
+/** docs/product.md#validation, Consolidated: consolidate rows, or global forex / global equity rows with a non-zero balance. */
 const inConsolidated = (row: { teiko_category: string; balance: number }) =>
   row.teiko_category === 'consolidate' ||
   ((row.teiko_category === 'global forex' || row.teiko_category === 'global equity') && row.balance !== 0);
@@ -98,7 +98,7 @@ test('real-time NAV: summary per currency, default order, sorting and freshness 
   await expect(page.getByRole('heading', { name: 'Net Asset Value - Consolidated Portfolio' })).toBeVisible();
   const accounts = ((await captured('/api/brokers/accounts/info')) as { data: ApiAccount[] }).data;
 
-  // SPEC §5: zero balances hidden, Consolidated membership; default order broker then account name.
+  // docs/product.md#validation: zero balances hidden, Consolidated membership; default order broker then account name.
   const expected = accounts.filter((a) => a.balance !== 0 && inConsolidated(a)).sort(byBrokerThenName);
   expect(expected.length).toBeGreaterThan(5);
   await expect.poll(() => shownNames(page, isMobile)).toEqual(expected.map((a) => a.account_name));
@@ -115,7 +115,7 @@ test('real-time NAV: summary per currency, default order, sorting and freshness 
     await expect(row.locator('.nav-dot')).toHaveAttribute('data-fresh', String(fresh));
   }
 
-  // Sorting: ascending on the first click, descending on the second (SPEC §4).
+  // Sorting: ascending on the first click, descending on the second (docs/product.md#states).
   const byBalance = [...expected].sort((a, b) => a.balance - b.balance).map((a) => a.account_name);
   if (isMobile) {
     await pick(page, /^Sort by/, 'Balance');

@@ -56,7 +56,7 @@ export function spaces(text: string): string {
   return text.replace(/[\s\u00a0\u202f\u2009]+/g, ' ').trim();
 }
 
-/** NAV money, German format (SPEC §9), written independently of the app's formatter. */
+/** NAV money, German format (docs/product.md#constants), written independently of the app's formatter. */
 export function deMoney(value: number, currency: string): string {
   const n = Object.is(value, -0) ? 0 : value;
   return spaces(new Intl.NumberFormat('de-DE', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n));
@@ -64,7 +64,7 @@ export function deMoney(value: number, currency: string): string {
 
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', CAD: 'C$', AUD: 'A$', CHF: 'CHF' };
 
-/** Rebates money: space for thousands, comma for decimals, then the SPEC §9 symbol. */
+/** Rebates money: space for thousands, comma for decimals, then the docs/product.md#constants symbol. */
 export function rebateMoney(value: number, currency: string): string {
   const rounded = Math.round(Math.abs(value) * 100);
   const whole = Math.floor(rounded / 100)

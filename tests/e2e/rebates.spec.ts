@@ -42,7 +42,7 @@ const pctOf = (total: number, balance: number) => (balance > 0 ? (total / balanc
 const kept = (r: ApiRebate) => r.total_rebate !== 0 || r.balance !== 0 || r.profit_sharing_amount !== 0;
 
 /**
- * Rows of the rebates table, computed here from the API rows (SPEC §3, §5): empty months dropped;
+ * Rows of the rebates table, computed here from the API rows (docs/product.md#fields, §5): empty months dropped;
  * rebates and profit sharing summed; over all months the balance is the latest month's, within one
  * month that month's. Default order: broker name, then name and currency.
  */

@@ -14,7 +14,7 @@ interface Loss {
   pnl_7_days: number;
 }
 
-/** Account money as the app writes it (fr-FR, SPEC §9), computed here independently. */
+/** Account money as the app writes it (fr-FR, docs/product.md#constants), computed here independently. */
 const frMoney = (value: number, currency: string) =>
   spaces(new Intl.NumberFormat('fr-FR', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Object.is(value, -0) ? 0 : value));
 

@@ -231,7 +231,7 @@ test('offline: the shell, the last NAV rows and alerts come from the device; onl
   const info = (await (await page.request.get('/api/brokers/accounts/info', { headers: { 'x-api-key': key } })).json()) as {
     data: { account_name: string; balance: number; teiko_category: string }[];
   };
-  // A row the Consolidated NAV shows by SPEC §5: a consolidate account with a balance.
+  // A row the Consolidated NAV shows by docs/product.md#validation: a consolidate account with a balance.
   const shownAccount = info.data.find((a) => a.teiko_category === 'consolidate' && Number(a.balance) !== 0)!.account_name;
   const { alerts } = (await (await page.request.get('/api/alerts/infos', { headers: { 'x-api-key': key } })).json()) as {
     alerts: { message: string; datetime: number }[];

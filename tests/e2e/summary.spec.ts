@@ -23,7 +23,7 @@ test('every panel shows live data that changes over time', async ({ page, isMobi
   await openHome(page, 'admin', 'Global FX');
   const fx = fxPanel(page);
   await expect(rowsOf(fx).first()).toBeVisible();
-  // Global FX shows the FX panel only (SPEC §2).
+  // Global FX shows the FX panel only (docs/product.md#screens).
   await expect(page.locator('[data-panel="summary-eq"]')).toHaveCount(0);
 
   // Master only is on by default: every row belongs to a master; off shows only the others.
@@ -107,7 +107,7 @@ test('the grid marks the best and the worst price of Buy and Sell rows', async (
       })),
     );
     const compared = rows.filter((r) => r.prices.length > 1);
-    // DOMAIN.md: Buy best = lowest, worst = highest; Sell best = highest, worst = lowest.
+    // docs/figures.md: Buy best = lowest, worst = highest; Sell best = highest, worst = lowest.
     for (const side of ['Buy', 'Sell']) expect(compared.some((r) => r.name.endsWith(side)), `${tab}: a ${side} row with several fills`).toBe(true);
     for (const r of compared) {
       const low = Math.min(...r.prices);

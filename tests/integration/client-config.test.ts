@@ -103,7 +103,7 @@ describe.each(BACKENDS)('GET /config.json, the client runtime configuration (%s)
 });
 
 describe('the client configuration from the environment (validated once at start)', () => {
-  it('defaults to the same origin, the SPEC intervals and every switch on', () => {
+  it('defaults to the same origin, the product’s intervals and every switch on', () => {
     expect(loadConfig({}).client).toEqual({
       api_base_url: '',
       ws_base_url: '',

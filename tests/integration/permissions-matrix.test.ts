@@ -4,7 +4,7 @@ import { connect, ticket } from './helpers/ws.ts';
 
 type User = 'admin' | 'manager' | 'investor';
 
-/** Who may read what (SPEC §6, DESIGN.md demo users): 200 where allowed, 403 where not, 401 without a session. */
+/** Who may read what (docs/product.md#roles, docs/architecture.md demo users): 200 where allowed, 403 where not, 401 without a session. */
 const READS: [string, Record<User, number>][] = [
   ['/api/brokers/accounts/info', { admin: 200, manager: 200, investor: 200 }],
   ['/api/brokers/accounts/info?portfolio=Global%20FX', { admin: 200, manager: 200, investor: 200 }],

@@ -12,7 +12,7 @@ import type { AppRouter } from './router.tsx';
 /** Query keys whose data is kept on the device for offline reading (NAV, rebates, alerts). */
 const KEPT_KEYS = [['nav'], ['rebates'], ['alerts'], ['accounts', 'info']] as const;
 
-/** Query defaults of SPEC §9: no refetch on focus, one retry, 5 s stale time. */
+/** Query defaults of docs/product.md#constants: no refetch on focus, one retry, 5 s stale time. */
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: { queries: { refetchOnWindowFocus: false, retry: DEFAULT_RETRY, staleTime: DEFAULT_STALE_MS } },
@@ -41,7 +41,7 @@ export function App({ queryClient, router }: AppProps) {
   const shownKey = useRef<string | null | undefined>(undefined);
 
   useEffect(() => {
-    // Saving or clearing the session re-runs the route guards (SPEC §4). Signed out, or signed in
+    // Saving or clearing the session re-runs the route guards (docs/product.md#states). Signed out, or signed in
     // as someone else (another tab), nothing of the last user stays in memory or on the device.
     const previous = shownKey.current;
     shownKey.current = apiKey;

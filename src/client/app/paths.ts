@@ -1,4 +1,4 @@
-/** Route constants of SPEC §2. */
+/** Route constants of docs/product.md#screens. */
 export const ROUTES = {
   home: '/',
   accounts: '/accounts',

@@ -1,7 +1,7 @@
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { usePortfolio } from './portfolio.ts';
 
-/** Top bar dropdown 'Select Portfolio': the user's authorised portfolios (SPEC §2). */
+/** Top bar dropdown 'Select Portfolio': the user's authorised portfolios (docs/product.md#screens). */
 export function PortfolioSelect() {
   const { portfolio, choices, setPortfolio } = usePortfolio();
   const options = choices.map((p) => ({ value: p, label: p }));

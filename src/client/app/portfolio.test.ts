@@ -4,7 +4,7 @@ import { ROUTES } from './paths.ts';
 
 const ALL = { portfolio_auth: ['Consolidated Portfolio', 'Global FX', 'Global Equity', 'SMA', 'AMC'] };
 
-describe("the page's portfolio (SPEC §2)", () => {
+describe("the page's portfolio (docs/product.md#screens)", () => {
   it('defaults to Consolidated Portfolio without a parameter', () => {
     expect(pagePortfolio({}, ROUTES.home, ALL)).toEqual({ portfolio: 'Consolidated Portfolio', param: undefined, scope: 'Consolidated Portfolio' });
     expect(pagePortfolio({ portfolio: 'Consolidated Portfolio' }, ROUTES.nav, ALL).param).toBeUndefined();

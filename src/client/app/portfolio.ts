@@ -7,13 +7,13 @@ import { ROUTES } from './paths.ts';
 
 /**
  * The client's one place that turns the URL's `portfolio` search parameter, with the signed-in
- * user's portfolio_auth, into the portfolio a screen shows (SPEC §2). The rule itself is
+ * user's portfolio_auth, into the portfolio a screen shows (docs/product.md#screens). The rule itself is
  * selectPortfolio (#shared/domain/portfolio-selection.ts); everything on the client reaches it
  * through pagePortfolio below: the app layout's redirect and the route loaders call it directly,
  * the top bar's selector and the screens through usePortfolio.
  */
 
-/** The `portfolio` search parameter of every authenticated page (SPEC §2). */
+/** The `portfolio` search parameter of every authenticated page (docs/product.md#screens). */
 export interface PortfolioSearch {
   portfolio?: string;
 }

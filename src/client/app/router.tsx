@@ -35,7 +35,7 @@ const loginRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
     typeof search.redirect === 'string' ? { redirect: search.redirect } : {},
   beforeLoad: ({ context, search }) => {
-    // Sign-in is only for signed-out users (SPEC §2).
+    // Sign-in is only for signed-out users (docs/product.md#screens).
     if (context.auth.isAuthenticated) throw redirect({ href: safeRedirect(search.redirect) });
   },
   component: lazyRouteComponent(() => import('#client/features/login/login-page.tsx'), 'LoginPage'),

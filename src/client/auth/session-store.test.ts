@@ -4,7 +4,7 @@ import { sessionStore, USER_DATA_KEY } from './session-store.ts';
 
 const session = { api_key: 'k', portfolio_auth: ['SMA'], status: 'active', restrictions: ['write'] };
 
-describe('stored session (SPEC §3–4)', () => {
+describe('stored session (docs/product.md#fields–4)', () => {
   beforeEach(() => localStorage.clear());
 
   it('is signed in whenever user_data holds an api key', () => {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { SessionData } from '#shared/contract/auth.ts';
 
-/** Local-storage key of the stored user record (SPEC §3). */
+/** Local-storage key of the stored user record (docs/product.md#fields). */
 export const USER_DATA_KEY = 'user_data';
 
 type Listener = () => void;
@@ -22,7 +22,7 @@ function read(): SessionData | null {
       const parsed = SessionData.safeParse(JSON.parse(raw));
       session = parsed.success ? parsed.data : null;
     } catch {
-      // Unparsable stored data means signed out (SPEC §4).
+      // Unparsable stored data means signed out (docs/product.md#states).
       session = null;
     }
   }
@@ -41,7 +41,7 @@ function subscribe(listener: Listener): () => void {
 
 export const sessionStore = {
   get: read,
-  /** Signed in whenever the stored data holds an api key (SPEC §4). */
+  /** Signed in whenever the stored data holds an api key (docs/product.md#states). */
   isAuthenticated: (): boolean => Boolean(read()?.api_key),
   save(session: SessionData): void {
     localStorage.setItem(USER_DATA_KEY, JSON.stringify(session));

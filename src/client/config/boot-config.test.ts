@@ -20,7 +20,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the splash during the configuration step (SPEC §8)', () => {
+describe('the splash during the configuration step (docs/product.md#errors)', () => {
   it('says the exact messages and shows Retry only on an error', () => {
     expect(CONFIG_LOADING).toBe('Loading configuration...');
     expect(CONFIG_ERROR).toBe('Error loading configuration. Please try again later.');

@@ -1,6 +1,6 @@
 /**
  * The configuration step of boot.ts: fetches /config.json and shows its state in the splash of
- * index.html (SPEC §8: 'Loading configuration...', then 'Error loading configuration. Please try
+ * index.html (docs/product.md#errors: 'Loading configuration...', then 'Error loading configuration. Please try
  * again later.' with a Retry button). No zod and no app code here: this part of the boot chunk runs
  * before anything else has loaded; the loaded JSON is checked against the contract afterwards
  * (runtime-config.ts, with the HTTP client's chunk).
@@ -10,7 +10,7 @@ import { CONFIG_URL } from './config-url.ts';
 export const CONFIG_LOADING = 'Loading configuration...';
 export const CONFIG_ERROR = 'Error loading configuration. Please try again later.';
 
-/** SPEC §9's HTTP timeout. */
+/** docs/product.md#constants's HTTP timeout. */
 const CONFIG_TIMEOUT_MS = 30_000;
 
 type SplashState = 'loading' | 'error' | 'ready';

@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 describe('runtime configuration getters', () => {
-  it('answer the built-in defaults until a configuration is set: same origin, SPEC intervals, every switch on', () => {
+  it('answer the built-in defaults until a configuration is set: same origin, the product’s intervals, every switch on', () => {
     vi.stubGlobal('location', { protocol: 'https:', host: 'monitor.example.com' });
     expect(runtimeConfig()).toBeNull();
     expect(apiBaseUrl()).toBe('');

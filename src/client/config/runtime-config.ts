@@ -2,7 +2,7 @@
  * The runtime configuration the page loaded from /config.json before the app started (boot.ts),
  * read through these getters. Until one is set (unit and component tests, or code that runs before
  * boot has applied it) each getter answers the built-in default: the page's own origin and the
- * constants of SPEC §7 and §9.
+ * constants of docs/product.md#calls and §9.
  */
 import {
   ClientConfig,

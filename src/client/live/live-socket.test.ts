@@ -39,7 +39,7 @@ function setup(overrides: Partial<LiveSocketOptions> = {}) {
 /** Lets the ticket promise settle so the socket gets created. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
-describe('live socket (SPEC §7–9)', () => {
+describe('live socket (docs/product.md#calls–9)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     FakeWebSocket.reset();

@@ -55,7 +55,7 @@ export interface LiveSocket {
   reconnectNow(): void;
 }
 
-/** POST /api/ws-ticket with the session key (DESIGN.md: the key itself never goes into a URL). */
+/** POST /api/ws-ticket with the session key (docs/architecture.md: the key itself never goes into a URL). */
 export async function fetchWsTicket(signal: AbortSignal): Promise<string | null> {
   if (!sessionStore.get()?.api_key) return null;
   const response = await apiRequest(endpoints.wsTicket, { signal });
@@ -66,7 +66,7 @@ function assertNever(value: never): never {
   throw new Error(`Unexpected live message: ${JSON.stringify(value)}`);
 }
 
-/** Replaces bare NaN, Infinity and -Infinity tokens (outside strings) with null so the text is JSON (SPEC §9). */
+/** Replaces bare NaN, Infinity and -Infinity tokens (outside strings) with null so the text is JSON (docs/product.md#constants). */
 export function replaceNonFiniteTokens(text: string): string {
   // One native regex pass: a string literal (escapes included) is kept whole, a bare token outside
   // strings becomes null. Most messages carry no such token and skip even that.
@@ -107,7 +107,7 @@ const defaultTimers: Timers = {
 /**
  * One live feed: fetches a fresh ticket before every connect, gives up on a connect after 15 s,
  * reconnects after an unexpected close with reconnectDelay(attempt) up to maxAttempts times, and
- * never after a normal close or a refusal (SPEC §7–9).
+ * never after a normal close or a refusal (docs/product.md#calls–9).
  */
 export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
   const {

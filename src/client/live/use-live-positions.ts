@@ -70,7 +70,7 @@ export function lastLiveUpdate(): number | null {
   return newest;
 }
 
-/** Live position rows of one feed (SPEC §7), reconnecting as position feeds do (SPEC §9). */
+/** Live position rows of one feed (docs/product.md#calls), reconnecting as position feeds do (docs/product.md#constants). */
 export function useLivePositions({ path, params, enabled = true, socketOptions }: UseLivePositionsOptions): LivePositions {
   const feed = feedKey(path, params);
   const [state, setState] = useState<FeedState>({ feed, positions: null, status: 'connecting', error: null });

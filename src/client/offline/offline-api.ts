@@ -1,5 +1,5 @@
 /**
- * What the service worker keeps for offline reading (DESIGN.md: the last NAV, rebate and alert
+ * What the service worker keeps for offline reading (docs/architecture.md: the last NAV, rebate and alert
  * responses in IndexedDB), shared by the worker and the page so both name the same store.
  */
 import { createStore, type UseStore } from 'idb-keyval';

@@ -16,7 +16,7 @@ export interface NavReportInput {
   note?: string;
 }
 
-/** The NAV report (SPEC §9): summary by currency and the accounts, in the screen's order. */
+/** The NAV report (docs/product.md#constants): summary by currency and the accounts, in the screen's order. */
 export function navReport(input: NavReportInput): TableReport {
   const { realtime } = input;
   const money = formatNavMoney;

@@ -14,7 +14,7 @@ export interface RebatesReportInput {
   note?: string;
 }
 
-/** The rebates report (SPEC §9): summary by currency and the rows of the table, in the screen's order. */
+/** The rebates report (docs/product.md#constants): summary by currency and the rows of the table, in the screen's order. */
 export function rebatesReport(input: RebatesReportInput): TableReport {
   const byAccount = input.grouping === 'account';
   const money = formatRebateMoney;

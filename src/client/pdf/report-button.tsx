@@ -6,7 +6,7 @@ import { feature } from '#client/config/runtime-config.ts';
 export interface ReportButtonProps {
   /** Builds the report from the data on screen when the button is pressed, at time `nowMs`. */
   build: (nowMs: number) => TableReport;
-  /** SPEC §2: disabled when there are no rows. */
+  /** docs/product.md#screens: disabled when there are no rows. */
   disabled: boolean;
   label?: string;
 }

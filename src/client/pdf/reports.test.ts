@@ -43,7 +43,7 @@ describe('rebates report', () => {
     const summary = [{ currency: 'USD', balance: 25_000, totalRebate: 87.5, totalProfitSharing: 0, rebatePercentage: 0.35 }];
     const byAccount = rebatesReport({ portfolio: 'All', grouping: 'account', month: null, rows: [row], summary });
     expect(byAccount.fileName).toBe('rebates_report_All_account_All_Months.pdf');
-    // DOMAIN.md R1: 87.50 USD on a 25,000 balance is 0.35 %.
+    // docs/figures.md R1: 87.50 USD on a 25,000 balance is 0.35 %.
     expect(byAccount.detail.body[0]?.map(pdfText)).toEqual(['IBKR', 'Acc', '25 000,00 $', '87,50 $', '0,35 %', '0,00 $', 'USD']);
     const byBroker = rebatesReport({ portfolio: 'SMA', grouping: 'broker', month: '2026-03', rows: [row], summary });
     expect(byBroker.fileName).toBe('rebates_report_SMA_broker_2026-03.pdf');

@@ -1,6 +1,6 @@
 /**
  * PDF reports made of a title, the period, a summary-by-currency table and a detailed table, with
- * 'Page X of Y' on every page (SPEC §9). jsPDF and jspdf-autotable are imported only when a report
+ * 'Page X of Y' on every page (docs/product.md#constants). jsPDF and jspdf-autotable are imported only when a report
  * is asked for, so they stay out of the pages' bundles. A report is built from the data the page
  * already holds, so it works offline from the last stored responses.
  */

@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { bridgeKeys, bridgeQueries, startBridge, stopBridge } from '#client/api/queries/bridge.ts';
 
 /**
- * Bridge On/Off switch for write users (SPEC §2, §4): on starts copying, off stops it. The switch
+ * Bridge On/Off switch for write users (docs/product.md#screens, §4): on starts copying, off stops it. The switch
  * moves at once (optimistic), reads 'Updating...' while the call is pending and moves back when it
- * fails; the failure is logged (SPEC §8), and the state is then read again from the server.
+ * fails; the failure is logged (docs/product.md#errors), and the state is then read again from the server.
  */
 export function BridgeToggle() {
   const queryClient = useQueryClient();

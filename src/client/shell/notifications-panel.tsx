@@ -5,7 +5,7 @@ import { alertQueries } from '#client/api/queries/alerts.ts';
 import { BottomSheet } from '#client/ui/bottom-sheet.tsx';
 import { Skeleton } from '#client/ui/skeleton.tsx';
 
-/** Newest first, whatever order the server sent (SPEC §2). */
+/** Newest first, whatever order the server sent (docs/product.md#screens). */
 export function newestFirst(alerts: readonly Alert[]): Alert[] {
   return [...alerts].sort((a, b) => b.datetime - a.datetime || b.id - a.id);
 }

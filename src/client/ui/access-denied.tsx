@@ -1,4 +1,4 @@
-/** SPEC §2: shown when a route needs a permission the user lacks. */
+/** docs/product.md#screens: shown when a route needs a permission the user lacks. */
 export function AccessDenied() {
   return (
     <section className="access-denied" role="alert">

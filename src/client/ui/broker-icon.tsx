@@ -1,7 +1,7 @@
 import { brokerIconName, type BrokerIconName } from '#shared/domain/constants.ts';
 
 /**
- * Broker marks drawn inline (SPEC §3: IBKR, Avatrade, Exante, Amana Capital, Zenfinex-Taurex,
+ * Broker marks drawn inline (docs/product.md#fields: IBKR, Avatrade, Exante, Amana Capital, Zenfinex-Taurex,
  * AFTERPRIME, 8cap, EquitiBrokerageSC). Our own simple monograms in each broker's brand colour,
  * not the brokers' trademarks; nothing is fetched at run time. Any other broker gets a neutral
  * monogram from its initials.

@@ -13,7 +13,7 @@ export function formatUpdateAge(seconds: number | null): string {
 const ageOf = (since: number | null, now: number): number | null => (since === null ? null : (now - since) / 1000);
 
 export interface FeedBannerProps {
-  /** SPEC §8's message for the failure: 'WebSocket error' or 'WebSocket closed: {code} {reason}'. */
+  /** docs/product.md#errors's message for the failure: 'WebSocket error' or 'WebSocket closed: {code} {reason}'. */
   message: string;
   /** When the rows still shown arrived (Date.now()), or null when none did; read once a second. */
   lastUpdate: () => number | null;

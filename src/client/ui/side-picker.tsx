@@ -37,7 +37,7 @@ function Decoration({ children }: { children: ReactNode }) {
 
 /**
  * Picks one item: a sidebar of buttons grouped under headings on large screens, a dropdown headed
- * by `label` on phones (SPEC §2 accounts and brokers screens).
+ * by `label` on phones (docs/product.md#screens accounts and brokers screens).
  */
 export function SidePicker({ label, items, value, onChange, groupIcon, emptyText = 'Nothing to select' }: SidePickerProps) {
   const wide = useIsWide();

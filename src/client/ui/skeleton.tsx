@@ -16,7 +16,7 @@ export function Skeleton({ width, height, round = false, className }: SkeletonPr
 }
 
 export interface SkeletonRowsProps {
-  /** SPEC §2: 5 rows on large screens, 3 on phones (SKELETON_ROWS, SKELETON_ROWS_MOBILE). */
+  /** docs/product.md#screens: 5 rows on large screens, 3 on phones (SKELETON_ROWS, SKELETON_ROWS_MOBILE). */
   rows: number;
   columns?: number;
   /** What is loading, read by screen readers. */
@@ -48,7 +48,7 @@ export function SkeletonRows({ rows, columns = 1, label = 'Loading...', classNam
 }
 
 export interface SkeletonCardsProps {
-  /** SPEC §2: 3 on phones until the first live message. */
+  /** docs/product.md#screens: 3 on phones until the first live message. */
   rows: number;
   /** What is loading, read by screen readers. */
   label?: string;

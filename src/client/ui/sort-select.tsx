@@ -13,7 +13,7 @@ export interface SortSelectProps<K extends string> {
 }
 
 /**
- * The phone counterpart of a sortable table's headers: pick a column (ascending, SPEC §4), then
+ * The phone counterpart of a sortable table's headers: pick a column (ascending, docs/product.md#states), then
  * flip the direction with the arrow button.
  */
 export function SortSelect<K extends string>({

@@ -5,7 +5,7 @@ import { Tooltip, type TooltipContent } from './tooltip.tsx';
 export interface TableColumn<T, K extends string = string> {
   key: K;
   header: ReactNode;
-  /** Header tooltip shown after 700 ms (SPEC §2). */
+  /** Header tooltip shown after 700 ms (docs/product.md#screens). */
   tooltip?: TooltipContent;
   render: (row: T) => ReactNode;
   /** Value sorted on; by default the row's own field named `key`. */
@@ -60,7 +60,7 @@ export function sortTableRows<T, K extends string>(
 
 /**
  * A table whose headers sort it: the first click sorts ascending, the next flips to descending
- * (SPEC §4). It scrolls horizontally inside its own wrapper, never the page.
+ * (docs/product.md#states). It scrolls horizontally inside its own wrapper, never the page.
  */
 export function SortableTable<T, K extends string = string>({
   columns,

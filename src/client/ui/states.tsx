@@ -40,7 +40,7 @@ export function ErrorState({ children, onRetry, retryLabel = 'Retry', className 
 }
 
 export interface LoadingStateProps {
-  /** e.g. 'Loading account data...' (SPEC §2). */
+  /** e.g. 'Loading account data...' (docs/product.md#screens). */
   children?: ReactNode;
   className?: string;
 }

@@ -5,7 +5,7 @@ import { CloseIcon } from './close-icon.tsx';
 export type ToastKind = 'success' | 'error';
 
 export interface ToastApi {
-  /** Shows a toast that dismisses itself after TOAST_MS (5 s, SPEC §9); returns its id. */
+  /** Shows a toast that dismisses itself after TOAST_MS (5 s, docs/product.md#constants); returns its id. */
   show: (message: string, kind?: ToastKind) => number;
   dismiss: (id: number) => void;
 }

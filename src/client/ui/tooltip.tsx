@@ -21,7 +21,7 @@ export interface TooltipContent {
 export interface TooltipProps extends TooltipContent {
   /** The described control; a single element receives aria-describedby, plain text is made focusable. */
   children: ReactNode;
-  /** Delay before showing, SPEC §9: 700 ms. */
+  /** Delay before showing, docs/product.md#constants: 700 ms. */
   delayMs?: number;
   className?: string;
 }

@@ -31,7 +31,7 @@ describe('TradeCard', () => {
     expect(row.querySelector('.ui-trade-note')?.textContent).toBe('GFX Alpha Master');
   });
 
-  it('opens its details in place on a tap and shuts them on the next, under the SPEC labels', async () => {
+  it('opens its details in place on a tap and shuts them on the next, under the product’s labels', async () => {
     const user = userEvent.setup();
     const { container } = render(<ExpandableTradeCard face={face} details={details} />);
     const row = screen.getByRole('button');

@@ -19,7 +19,7 @@ export interface TradeFace {
   note?: ReactNode;
 }
 
-/** One label/value pair of a card's details, with the SPEC's column label. */
+/** One label/value pair of a card's details, with the product's column label (docs/product.md#screens). */
 export interface TradeDetail {
   key: string;
   label: ReactNode;

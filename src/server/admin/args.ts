@@ -134,7 +134,7 @@ export function grants(values: readonly string[]): Grant[] {
 
 const csv = (value: string): string[] => value.split(',').map((v) => v.trim()).filter((v) => v !== '');
 
-/** SPEC permissions: `write`, `read_rebate`; empty for none. */
+/** The permissions (docs/product.md#roles): `write`, `read_rebate`; empty for none. */
 export function roles(value: string | undefined): Permission[] {
   const out = new Set<Permission>();
   const list = csv(value ?? '');
@@ -148,7 +148,7 @@ export function roles(value: string | undefined): Permission[] {
   return [...out];
 }
 
-/** Portfolio names (DESIGN.md's list; 'Global Forex' reads Global FX), or `all`. */
+/** Portfolio names (docs/architecture.md's list; 'Global Forex' reads Global FX), or `all`. */
 export function portfolios(value: string): Portfolio[] {
   const names = csv(value);
   if (names.length === 1 && names[0]!.toLowerCase() === 'all') return [...PORTFOLIOS];

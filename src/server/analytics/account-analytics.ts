@@ -49,7 +49,7 @@ export function seriesOf(deals: readonly DealRecord[], from: number | undefined,
   };
 }
 
-/** Max drawdown % of an account: on its time-weighted growth index, so withdrawals are not losses (DOMAIN.md). */
+/** Max drawdown % of an account: on its time-weighted growth index, so withdrawals are not losses (docs/figures.md). */
 export function maxDrawdownOf(deals: readonly DealRecord[]): number {
   let max = 0;
   for (const p of drawdownFromGrowth(growthSeries(toLedger(deals)))) max = Math.max(max, p.value);

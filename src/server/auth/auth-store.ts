@@ -160,7 +160,7 @@ export class AuthStore {
     await deleteTicketsOfSession(this.db, apiKeyId);
   }
 
-  /** A single-use ticket for one websocket connect (DESIGN.md: the key itself never goes into a URL). */
+  /** A single-use ticket for one websocket connect (docs/architecture.md: the key itself never goes into a URL). */
   async issueTicket(apiKeyId: number): Promise<string> {
     const ticket = newToken();
     const now = this.now();

@@ -96,7 +96,7 @@ export interface Book {
   accountName: string;
   category: string;
   balance: number;
-  /** High-water mark for profit sharing (DOMAIN.md H1). */
+  /** High-water mark for profit sharing (docs/figures.md H1). */
   hwm: number;
   /** Equity peak for drawdown alerts, moved by cash flows but not by trading; null before the first day end. */
   peak: number | null;

@@ -201,7 +201,7 @@ describe('a day ends', () => {
   });
 });
 
-describe('a month ends: profit sharing on the high-water mark (DOMAIN.md H1, 25 %)', () => {
+describe('a month ends: profit sharing on the high-water mark (docs/figures.md H1, 25 %)', () => {
   // consolidate accounts pay 25 %.
   const h1 = (over: Partial<Book>) => book({ category: 'consolidate', balance: 100_000, ...over });
 

@@ -143,7 +143,7 @@ export function endDay(
   };
 }
 
-/** A month ends at this equity: profit sharing on the high-water mark (DOMAIN.md H1). */
+/** A month ends at this equity: profit sharing on the high-water mark (docs/figures.md H1). */
 export function endMonth(book: Book, month: string, equity: number): { book: Book; sharing: ProfitSharingEntry } {
   const settled = settleProfitSharing(profitSharingRate(book.category), equity, book.hwm);
   return {

@@ -7,7 +7,7 @@ import type { DealEntry } from '#server/db/deals-repo.ts';
 
 export type { DealEntry };
 
-/** Profit sharing rate per account category, charged at month end on the high-water mark (DOMAIN.md H1). */
+/** Profit sharing rate per account category, charged at month end on the high-water mark (docs/figures.md H1). */
 export const PROFIT_SHARING_RATE: Record<Category, number> = {
   consolidate: 0.25,
   'global forex': 0.25,
@@ -163,7 +163,7 @@ export interface AccountResult {
 /** What the ledger books: a closed trade, a cash flow, a rebate credited or a result of the account. */
 export type BookEvent = ClosedTrade | CashFlow | RebateCredit | AccountResult;
 
-/** The deal row of a closed trade: its net result and its excursions (DOMAIN.md). */
+/** The deal row of a closed trade: its net result and its excursions (docs/figures.md). */
 export function tradeEntry(t: ClosedTrade): DealEntry {
   const ex =
     t.low !== null && t.high !== null

@@ -15,7 +15,7 @@ const finiteOrZero = (x: number): number => (Number.isFinite(x) ? x : 0);
 
 /**
  * Rows of a live feed: the positions given, grouped per symbol and direction (and per account or broker),
- * with VWAP open price, breakeven (DOMAIN.md B1) and EUR totals (`fee_currency` the fees, `commission_currency`
+ * with VWAP open price, breakeven (docs/figures.md B1) and EUR totals (`fee_currency` the fees, `commission_currency`
  * the commission). NaN and Infinity become null here, before anything is serialised.
  */
 export function aggregatePositions(

@@ -19,7 +19,7 @@ function breakevenOf(type: 'Buy' | 'Sell', price: number, costs: number, lots: n
   return type === 'Buy' ? price - shift : price + shift;
 }
 
-/** VWAP and cost-adjusted breakeven of legs in one symbol and direction, prices to 5 decimals (DOMAIN.md B1). */
+/** VWAP and cost-adjusted breakeven of legs in one symbol and direction, prices to 5 decimals (docs/figures.md B1). */
 export function aggregateBreakeven(
   type: 'Buy' | 'Sell',
   legs: readonly BreakevenLeg[],

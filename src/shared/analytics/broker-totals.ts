@@ -1,5 +1,5 @@
 /**
- * The brokers screen's Information figures (SPEC §2): Total Balance, Total PnL and Total Rebate of
+ * The brokers screen's Information figures (docs/product.md#screens): Total Balance, Total PnL and Total Rebate of
  * a broker's accounts. Accounts hold different currencies, so the totals are per currency, as the
  * rebates page's summary cards are; nothing is converted.
  */

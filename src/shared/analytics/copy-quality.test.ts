@@ -188,7 +188,7 @@ describe('tracking difference', () => {
     expect(trackingDifference(follower, master)).toBeCloseTo(-1, 9);
   });
 
-  it('chains sub-periods at cash flows (DOMAIN.md example G1: 2.2208 %)', () => {
+  it('chains sub-periods at cash flows (docs/figures.md example G1: 2.2208 %)', () => {
     const entries = [
       { time: 1, kind: 'deposit' as const, net: 10_000 },
       { time: 2, kind: 'trade' as const, net: 485 },

@@ -262,7 +262,7 @@ export function copyCostEur(link: CopyLink, ctx: FollowerContext, trade: CopiedT
 }
 
 /**
- * Time-weighted return over a period (DOMAIN.md 'Growth'): the entries in the period, starting from
+ * Time-weighted return over a period (docs/figures.md 'Growth'): the entries in the period, starting from
  * the balance before it. Percent.
  */
 export function periodGrowth(entries: readonly LedgerEntry[], opening: number): number {

@@ -13,7 +13,7 @@ const row = (account: string, broker: string, symbol: string, type: 'Buy' | 'Sel
   exec_duration_ms: ms,
 });
 
-describe('executionGrid (DOMAIN.md E1)', () => {
+describe('executionGrid (docs/figures.md E1)', () => {
   it('marks B best and C worst for the Buy EURUSD fills A 1.08512, B 1.08508, C 1.08520', () => {
     const grid = executionGrid([row('A', 'X', 'EURUSD', 'Buy', 1.08512), row('B', 'X', 'EURUSD', 'Buy', 1.08508), row('C', 'X', 'EURUSD', 'Buy', 1.0852)], 'account');
     expect(grid.columns).toEqual(['A', 'B', 'C']);

@@ -1,5 +1,5 @@
 /**
- * Figures of the Summary dashboard (SPEC §2) computed from live position rows: volumes per broker,
+ * Figures of the Summary dashboard (docs/product.md#screens) computed from live position rows: volumes per broker,
  * the Forex / Equities distribution, the broker execution grid with its best and worst marks, the
  * execution-duration ranking and the best price per instrument. Pure; the rows come from the feed.
  */
@@ -9,7 +9,7 @@ import { sum } from './stats.ts';
 
 export interface VolumeRow {
   broker_name: string;
-  /** EUR notional of the row (SPEC §3 quantity_currency). */
+  /** EUR notional of the row (docs/product.md#fields quantity_currency). */
   quantity_currency: number;
 }
 
@@ -23,7 +23,7 @@ export interface BarSegment {
 
 const finiteOrZero = (x: number | null | undefined): number => (x !== null && x !== undefined && Number.isFinite(x) ? x : 0);
 
-/** Trade volume per broker in EUR, largest first, each with its share in % and a palette colour (SPEC §1 header). */
+/** Trade volume per broker in EUR, largest first, each with its share in % and a palette colour (docs/product.md#purpose header). */
 export function brokerVolumes(rows: readonly VolumeRow[], palette: readonly string[]): BarSegment[] {
   const byBroker = new Map<string, number>();
   for (const row of rows) {
@@ -65,7 +65,7 @@ export interface Distribution {
 
 /**
  * Forex vs Equities amounts (EUR notional of the open positions) and each instrument's share of the
- * total, largest first, coloured from the palette (SPEC §9: percentages per instrument quantity).
+ * total, largest first, coloured from the palette (docs/product.md#constants: percentages per instrument quantity).
  */
 export function distribution(rows: readonly DistributionRow[], palette: readonly string[]): Distribution {
   const bySymbol = new Map<string, { market: 'Forex' | 'Equities'; value: number }>();
@@ -120,7 +120,7 @@ export interface GridRow {
   type: 'Buy' | 'Sell';
   /** One cell per column, null where that account or broker holds no such position. */
   cells: (GridCell | null)[];
-  /** Column index of the best and worst fill (DOMAIN.md Execution quality); worst is null when all fills are equal. */
+  /** Column index of the best and worst fill (docs/figures.md Execution quality); worst is null when all fills are equal. */
   best: number | null;
   worst: number | null;
 }
@@ -134,7 +134,7 @@ const ownerOf = (row: ExecutionRowInput, by: GridBy): string => (by === 'account
 
 /**
  * One row per instrument and direction, one price cell per account or broker, and the best and
- * worst fill of each row: Buy best = lowest price, Sell best = highest (DOMAIN.md E1).
+ * worst fill of each row: Buy best = lowest price, Sell best = highest (docs/figures.md E1).
  */
 export function executionGrid(rows: readonly ExecutionRowInput[], by: GridBy): ExecutionGrid {
   const columns = [...new Set(rows.map((r) => ownerOf(r, by)))].sort((a, b) => a.localeCompare(b));
@@ -180,7 +180,7 @@ export interface DurationEntry {
   trades: number;
 }
 
-/** Execution duration per account or broker (mean over its rows), fastest first (DOMAIN.md Execution quality). */
+/** Execution duration per account or broker (mean over its rows), fastest first (docs/figures.md Execution quality). */
 export function durationRanking(rows: readonly ExecutionRowInput[], by: GridBy): DurationEntry[] {
   const byOwner = new Map<string, number[]>();
   for (const r of rows) {

@@ -38,7 +38,7 @@ export function excursionStats(items: readonly { mae: number; mfe: number }[]): 
   return { avg_mae: mean(maes), median_mae: median(maes), avg_mfe: mean(mfes), median_mfe: median(mfes) };
 }
 
-/** SL / TP at the median MAE / MFE from the open price, 5 decimals (DOMAIN.md, ours, standard practice). */
+/** SL / TP at the median MAE / MFE from the open price, 5 decimals (docs/figures.md, ours, standard practice). */
 export function suggestSlTp(
   type: Direction,
   openPrice: number,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestWorst, rankByDuration, spreadPips } from './execution.ts';
 
-// DOMAIN.md example E1: Buy EURUSD fills A 1.08512, B 1.08508, C 1.08520.
+// docs/figures.md example E1: Buy EURUSD fills A 1.08512, B 1.08508, C 1.08520.
 const E1 = [1.08512, 1.08508, 1.0852];
 
 describe('bestWorst', () => {

@@ -8,7 +8,7 @@ function validPrices(prices: readonly (number | null)[]): { index: number; price
   return out;
 }
 
-/** Indexes of the best and worst fill: Buy best = lowest, Sell best = highest (DOMAIN.md Execution quality). */
+/** Indexes of the best and worst fill: Buy best = lowest, Sell best = highest (docs/figures.md Execution quality). */
 export function bestWorst(
   type: 'Buy' | 'Sell',
   prices: readonly (number | null)[],
@@ -28,14 +28,14 @@ export function bestWorst(
   return { best: best.index, worst: low.price === high.price ? null : worst.index };
 }
 
-/** Spread between the highest and lowest fill in pips (DOMAIN.md E1); 0 without fills. */
+/** Spread between the highest and lowest fill in pips (docs/figures.md E1); 0 without fills. */
 export function spreadPips(prices: readonly (number | null)[], symbol: string): number {
   const values = validPrices(prices).map((f) => f.price);
   if (values.length === 0) return 0;
   return (Math.max(...values) - Math.min(...values)) / pipSize(symbol);
 }
 
-/** Fastest execution first (fill time − request time), unknown durations last, stable (DOMAIN.md Execution quality). */
+/** Fastest execution first (fill time − request time), unknown durations last, stable (docs/figures.md Execution quality). */
 export function rankByDuration<T extends { exec_duration_ms: number | null }>(items: readonly T[]): T[] {
   const key = (item: T): number =>
     item.exec_duration_ms !== null && Number.isFinite(item.exec_duration_ms) ? item.exec_duration_ms : Infinity;

@@ -1,6 +1,6 @@
 /**
- * Distribution of open positions (SPEC §2): the brokers screen's Forex and Equities bars by
- * instrument, each segment's share of its market's quantity (SPEC §9: "percentages per instrument
+ * Distribution of open positions (docs/product.md#screens): the brokers screen's Forex and Equities bars by
+ * instrument, each segment's share of its market's quantity (docs/product.md#constants: "percentages per instrument
  * quantity"), and the accounts screen's Forex vs Equities split.
  */
 import { cycleColor } from '#shared/domain/constants.ts';
@@ -46,7 +46,7 @@ function byInstrument(rows: readonly DistributionInput[], palette: readonly [str
   };
 }
 
-/** Forex and equities (SPEC §3: 'Equities', 'Equity' or empty) positions, each summed per instrument. */
+/** Forex and equities (docs/product.md#fields: 'Equities', 'Equity' or empty) positions, each summed per instrument. */
 export function distributionByInstrument(
   positions: readonly DistributionInput[],
   palette: readonly [string, ...string[]],

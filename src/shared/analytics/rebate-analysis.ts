@@ -1,5 +1,5 @@
 /**
- * Series of the 'Monthly Rebates Analysis' chart (SPEC §2): one bar series per portfolio and
+ * Series of the 'Monthly Rebates Analysis' chart (docs/product.md#screens): one bar series per portfolio and
  * currency with its rebates per month, and per currency the running total of rebates over the
  * months (the cumulative line on the right-hand axis). Months run oldest first.
  */

@@ -27,7 +27,7 @@ const isWeekday = (day: number): boolean => {
 };
 
 /**
- * Daily returns of the end-of-day NAV with cash flows neutralised (time-weighted, DOMAIN.md Growth):
+ * Daily returns of the end-of-day NAV with cash flows neutralised (time-weighted, docs/figures.md Growth):
  * r = (NAV_d − CF) / NAV_prev − 1, CF the deposits and withdrawals after NAV_prev's day up to day d [ours].
  * Weekend snapshots are skipped (markets are closed; a Monday's return runs from the Friday), so the
  * returns match the 252-day annualisation; a return whose base NAV is not positive is left out.
@@ -85,7 +85,7 @@ export function sortinoRatio(returns: readonly number[]): number | null {
   return (m / downside) * Math.sqrt(TRADING_DAYS_PER_YEAR);
 }
 
-/** Max drawdown % of the NAV index chained from the daily returns (cash flows neutralised, DOMAIN.md Drawdown); null without returns. */
+/** Max drawdown % of the NAV index chained from the daily returns (cash flows neutralised, docs/figures.md Drawdown); null without returns. */
 export function equityDrawdown(returns: readonly number[]): number | null {
   if (returns.length === 0) return null;
   let index = 1;

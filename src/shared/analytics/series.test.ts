@@ -11,7 +11,7 @@ import {
   volumeSeries,
 } from './series.ts';
 
-// DOMAIN.md example G1 (USD), one entry per day.
+// docs/figures.md example G1 (USD), one entry per day.
 const DAY = 86_400;
 const G1: LedgerEntry[] = [
   { time: 1 * DAY, kind: 'deposit', net: 10_000 },

@@ -90,12 +90,12 @@ function drawdownFrom(values: readonly Point[], initialPeak: number): Point[] {
   });
 }
 
-/** Drawdown % on a series: (peak − x) / peak × 100, peak = running maximum (DOMAIN.md Drawdown). */
+/** Drawdown % on a series: (peak − x) / peak × 100, peak = running maximum (docs/figures.md Drawdown). */
 export function drawdownSeries(values: readonly Point[]): Point[] {
   return drawdownFrom(values, -Infinity);
 }
 
-/** Maximum drawdown % of a series (DOMAIN.md Drawdown); 0 when empty. */
+/** Maximum drawdown % of a series (docs/figures.md Drawdown); 0 when empty. */
 export function maxDrawdownPct(values: readonly number[]): number {
   let peak = -Infinity;
   let max = 0;
@@ -107,7 +107,7 @@ export function maxDrawdownPct(values: readonly number[]): number {
   return max;
 }
 
-/** Drawdown % of the growth index 1 + g/100, so withdrawals are not losses (DOMAIN.md Drawdown). */
+/** Drawdown % of the growth index 1 + g/100, so withdrawals are not losses (docs/figures.md Drawdown). */
 export function drawdownFromGrowth(growth: readonly Point[]): Point[] {
   // The index starts at 1 before the first entry, so a loss on the very first trade counts.
   return drawdownFrom(
@@ -146,7 +146,7 @@ export interface AccountSummary {
   balance: number;
 }
 
-/** Deposits, withdrawals, net profit, absolute gain (profit / deposits) and time-weighted growth (DOMAIN.md G1). */
+/** Deposits, withdrawals, net profit, absolute gain (profit / deposits) and time-weighted growth (docs/figures.md G1). */
 export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary {
   let deposits = 0;
   let withdrawals = 0;

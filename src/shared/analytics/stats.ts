@@ -19,7 +19,7 @@ export function mean(values: readonly number[]): number | null {
   return sum(xs) / xs.length;
 }
 
-/** Median of the finite values (even count: mean of the two middle ones, DOMAIN.md MAE/MFE); null when none. */
+/** Median of the finite values (even count: mean of the two middle ones, docs/figures.md MAE/MFE); null when none. */
 export function median(values: readonly number[]): number | null {
   const xs = finite(values).sort((a, b) => a - b);
   const n = xs.length;

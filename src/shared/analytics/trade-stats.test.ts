@@ -12,7 +12,7 @@ const trade = (type: ClosedTrade['type'], profit: number, extra: Partial<ClosedT
   ...extra,
 });
 
-// DOMAIN.md example S1: +120 Buy, +80 Sell, −50 Buy, −150 Sell, +200 Buy, −30 Sell.
+// docs/figures.md example S1: +120 Buy, +80 Sell, −50 Buy, −150 Sell, +200 Buy, −30 Sell.
 const S1 = [
   trade('Buy', 120),
   trade('Sell', 80),

@@ -29,7 +29,7 @@ export interface TradeStats {
 
 const orZero = (x: number): number => (Number.isFinite(x) ? x : 0);
 
-/** Net result of a closed trade: profit + swap + commission + fee (DOMAIN.md, ours). */
+/** Net result of a closed trade: profit + swap + commission + fee (docs/figures.md, ours). */
 export function netResult(t: ClosedTrade): number {
   return orZero(t.profit) + orZero(t.swap) + orZero(t.commission) + orZero(t.fee);
 }

@@ -13,7 +13,7 @@ export const AccountsInfoQuery = z.strictObject({
 });
 
 /**
- * Account (SPEC §3) plus the figures of the Account info panel; each field's meaning is in
+ * Account (docs/product.md#fields) plus the figures of the Account info panel; each field's meaning is in
  * docs/architecture.md ("API decisions"). Money is in the account currency; the `*_currency` figures
  * are the same amounts in EUR (the portfolio reporting currency). `total_rebate` is null for callers
  * without read_rebate.
@@ -67,7 +67,7 @@ export type Broker = z.infer<typeof Broker>;
 export const AccountsInfoResponse = z.object({ data: z.array(Account) });
 export const BrokersResponse = z.object({ data: z.array(Broker) });
 
-/** GET /api/brokers/accounts/historical-losses: realised net P/L per account over three windows (SPEC §9). */
+/** GET /api/brokers/accounts/historical-losses: realised net P/L per account over three windows (docs/product.md#constants). */
 export const HistoricalLoss = z.object({
   account_id: z.string(),
   account_name: z.string(),

@@ -14,7 +14,7 @@ export const LoginBody = z.strictObject({
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-/** The session the client keeps in local storage under `user_data` (SPEC §3). */
+/** The session the client keeps in local storage under `user_data` (docs/product.md#fields). */
 export const SessionData = z.object({
   api_key: z.string().min(1),
   portfolio_auth: z.array(z.string()),
@@ -26,7 +26,7 @@ export type SessionData = z.infer<typeof SessionData>;
 export const LoginResponse = z.object({ data: SessionData });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
-/** POST /api/ws-ticket: a single-use websocket ticket, valid 30 s (DESIGN.md). */
+/** POST /api/ws-ticket: a single-use websocket ticket, valid 30 s (docs/architecture.md). */
 export const WsTicketResponse = z.object({ data: z.object({ ticket: z.string() }) });
 export type WsTicketResponse = z.infer<typeof WsTicketResponse>;
 

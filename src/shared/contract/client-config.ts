@@ -12,7 +12,7 @@ import {
 /** Where the client reads its runtime configuration (served by the server, before the app starts). */
 export const CLIENT_CONFIG_PATH = '/config.json';
 
-/** The refetch intervals of SPEC §7 and §9 the client polls at, in milliseconds. */
+/** The refetch intervals of docs/product.md#calls and §9 the client polls at, in milliseconds. */
 export const DEFAULT_CLIENT_INTERVALS = {
   accounts_info_ms: ACCOUNT_INFO_REFETCH_MS,
   max_drawdown_ms: MAX_DRAWDOWN_REFETCH_MS,
@@ -58,7 +58,7 @@ export const ClientIntervals = z.object(intervalFields);
 export const ClientFeatures = z.object(featureFields);
 
 /**
- * GET /config.json: what the client loads before the app starts (SPEC §8 'Loading configuration...').
+ * GET /config.json: what the client loads before the app starts (docs/product.md#errors 'Loading configuration...').
  * A deployment changes it through the server's environment, without a rebuild. The base URLs are
  * origins (with an optional path) that the client puts before '/api/…' and '/ws/…'; '' is the page's
  * own origin. Fields are documented in docs/client.md (kept out of the schema: it ships to the client).

@@ -8,5 +8,5 @@ export type ErrorResponse = z.infer<typeof ErrorResponse>;
 export const MessageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;
 
-/** Header that carries the session token on every call but login (SPEC §7). */
+/** Header that carries the session token on every call but login (docs/product.md#calls). */
 export const API_KEY_HEADER = 'x-api-key';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EpochSeconds, MarketType, Measure, Money, Percent, PortfolioParam, Ratio, Side, Text } from './fields.ts';
 import { CopySizingView } from './copy-relations.ts';
 
-/** Copy screen periods: the performance chart's (SPEC §2). */
+/** Copy screen periods: the performance chart's (docs/product.md#screens). */
 export const CopyPeriod = z.enum(['1m', '3m', 'all'], { error: () => "period must be one of: 1m, 3m, all" });
 
 export const CopyReportQuery = z.strictObject({

@@ -12,7 +12,7 @@ export const HistoricalDealsQuery = z.strictObject({
 });
 
 /**
- * A historical deal (SPEC §3); each field's meaning is in docs/architecture.md ("API decisions").
+ * A historical deal (docs/product.md#fields); each field's meaning is in docs/architecture.md ("API decisions").
  * Amounts are in the account currency (`currency`); the `*_currency` figures in EUR. `rebate` is
  * null for callers without read_rebate. A row that is no trade has category 'Balance' and type
  * 'Deposit', 'Withdrawal' or 'Rebate' (a rebate the broker credited: `profit` and `rebate` both hold it),

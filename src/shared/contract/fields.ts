@@ -29,7 +29,7 @@ export const Price = z.number();
 export const EpochSeconds = z.number().int();
 
 const portfolioValues = [...PORTFOLIOS, 'Global Forex'] as const;
-/** `portfolio` query parameter (SPEC §2); 'Global Forex' is accepted as the spec's alias of Global FX. */
+/** `portfolio` query parameter (docs/product.md#screens); 'Global Forex' is accepted as the spec's alias of Global FX. */
 export const PortfolioParam = z.enum(portfolioValues, {
   error: () => `portfolio must be one of: ${PORTFOLIOS.join(', ')}`,
 });

@@ -12,7 +12,7 @@ export const HistoricalInfosQuery = z.strictObject({
 });
 
 /**
- * Historical NAV row (SPEC §3): date_id 'M.YYYY', date_day the day of the month. `derived` (ours):
+ * Historical NAV row (docs/product.md#fields): date_id 'M.YYYY', date_day the day of the month. `derived` (ours):
  * the row was derived from the account's deals (a day before it was watched live: equity = balance),
  * not taken at the day's end.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EpochSeconds, MarketType, Measure, Money, PortfolioParam, Price as QuotedPrice, Side, Text } from './fields.ts';
 
 /**
- * A live position row (SPEC §3), one account's position or an aggregate of several with the same
+ * A live position row (docs/product.md#fields), one account's position or an aggregate of several with the same
  * symbol and direction. Amounts (profit) are in `currency`; the `*_currency` figures are in EUR, the
  * reporting currency, so rows of different accounts add up. An aggregate over accounts of different
  * currencies has currency 'EUR'. Prices are in the instrument's quote currency; price_open of an
@@ -92,7 +92,7 @@ export const CloseBySymbolBody = z.strictObject({
 });
 export type CloseBySymbolBody = z.infer<typeof CloseBySymbolBody>;
 
-/** Live feed query strings (SPEC §7); `token` is the single-use ticket of POST /api/ws-ticket. */
+/** Live feed query strings (docs/product.md#calls); `token` is the single-use ticket of POST /api/ws-ticket. */
 export const LiveAggregateQuery = z.strictObject({
   token: Text('token', 200).optional(),
   portfolio: PortfolioParam.optional(),

@@ -6,7 +6,7 @@ export const RebatesQuery = z.strictObject({
   portfolio: RebatePortfolioParam,
 });
 
-/** Rebate row (SPEC §3), one account and month ('YYYY-MM'); portfolio_category is the account's portfolio. */
+/** Rebate row (docs/product.md#fields), one account and month ('YYYY-MM'); portfolio_category is the account's portfolio. */
 export const RebateRow = z.object({
   login: z.string(),
   account: z.string(),

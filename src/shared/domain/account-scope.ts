@@ -1,7 +1,7 @@
 /**
  * Which accounts a portfolio-scoped read covers, by the account's `teiko_category`.
  * Consolidated Portfolio spans its own accounts plus both global ones (the broker membership
- * rule of SPEC §5); every other portfolio covers its own category only. 'All' (rebates page)
+ * rule of docs/product.md#validation); every other portfolio covers its own category only. 'All' (rebates page)
  * and unknown names cover nothing: the caller unions the user's authorised portfolios itself,
  * so a typo can never widen a read.
  */

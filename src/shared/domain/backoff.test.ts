@@ -17,7 +17,7 @@ describe('websocket backoff', () => {
     expect(reconnectDelay(-2)).toBe(1_000);
     expect(reconnectDelay(Number.NaN)).toBe(1_000);
   });
-  it('has the limits of SPEC §9', () => {
+  it('has the limits of docs/product.md#constants', () => {
     expect(WS_CONNECT_TIMEOUT_MS).toBe(15_000);
     expect(POSITION_FEED_ATTEMPTS).toBe(10);
     expect(DEFAULT_ATTEMPTS).toBe(1);

@@ -28,7 +28,7 @@ import {
 
 const seconds = (...args: [number, number, number, number, number, number]) => Date.UTC(...args) / 1000;
 
-describe('SPEC §9 constants', () => {
+describe('docs/product.md#constants constants', () => {
   it('hold the spec’s times', () => {
     expect(TOAST_MS).toBe(5000);
     expect(TOOLTIP_DELAY_MS).toBe(700);
@@ -77,7 +77,7 @@ describe('periodStart', () => {
 });
 
 describe('broker icons', () => {
-  it('list the eight brokers of SPEC §3', () => {
+  it('list the eight brokers of docs/product.md#fields', () => {
     expect(BROKER_ICON_NAMES).toEqual([
       'IBKR',
       'Avatrade',
@@ -103,7 +103,7 @@ describe('palettes', () => {
     [REBATE_BAR_COLORS, 7],
     [REBATE_LINE_COLORS, 4],
   ];
-  it('have the sizes of SPEC §9, distinct hex colours each', () => {
+  it('have the sizes of docs/product.md#constants, distinct hex colours each', () => {
     for (const [palette, size] of palettes) {
       expect(palette).toHaveLength(size);
       expect(new Set(palette.map((c) => c.toUpperCase())).size).toBe(size);

@@ -1,4 +1,4 @@
-/** Business constants and limits of SPEC §9 (times in milliseconds). */
+/** Business constants and limits of docs/product.md#constants (times in milliseconds). */
 export const TOAST_MS = 5_000;
 export const TOOLTIP_DELAY_MS = 700;
 export const ALERTS_REFETCH_MS = 30_000;
@@ -11,16 +11,16 @@ export const HISTORICAL_DEALS_REFETCH_MS = 30_000;
 export const HISTORICAL_DEALS_STALE_MS = 60_000;
 export const REBATES_REFETCH_MS = 300_000;
 export const HTTP_TIMEOUT_MS = 30_000;
-/** Default query options (SPEC §9): stale 5 s, 1 retry, no refetch on focus. */
+/** Default query options (docs/product.md#constants): stale 5 s, 1 retry, no refetch on focus. */
 export const DEFAULT_STALE_MS = 5_000;
 export const DEFAULT_RETRY = 1;
 export const APP_VERSION = '1.0.9';
 
-/** Skeleton rows shown until the first live message (SPEC §2). */
+/** Skeleton rows shown until the first live message (docs/product.md#screens). */
 export const SKELETON_ROWS = 5;
 export const SKELETON_ROWS_MOBILE = 3;
 
-/** Performance-chart periods (SPEC §2, §9); the default is Last Month. */
+/** Performance-chart periods (docs/product.md#screens, §9); the default is Last Month. */
 export const PERIOD_OPTIONS = [
   { value: '1m', label: 'Last Month' },
   { value: '3m', label: 'Last 3 Months' },
@@ -29,12 +29,12 @@ export const PERIOD_OPTIONS = [
 export type Period = (typeof PERIOD_OPTIONS)[number]['value'];
 export const DEFAULT_PERIOD: Period = '1m';
 
-/** Performance-chart types (SPEC §2); the default is Balance. */
+/** Performance-chart types (docs/product.md#screens); the default is Balance. */
 export const CHART_TYPES = ['Growth', 'Balance', 'Profit', 'Drawdown'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
 export const DEFAULT_CHART_TYPE: ChartType = 'Balance';
 
-/** Historical-loss windows (SPEC §3, §9) keyed by their response field. */
+/** Historical-loss windows (docs/product.md#fields, §9) keyed by their response field. */
 export const LOSS_WINDOWS = [
   { key: 'pnl_24_hours', label: '24 hours' },
   { key: 'pnl_2_days', label: '2 days' },
@@ -46,7 +46,7 @@ const PERIOD_MONTHS: Record<Exclude<Period, 'all'>, number> = { '1m': 1, '3m': 3
 /**
  * start_date of a period in epoch seconds: now minus 1 or 3 calendar months (UTC calendar,
  * day clamped to the target month's last day, so 31 March − 1 month = 28/29 February);
- * undefined for 'all' (SPEC §9).
+ * undefined for 'all' (docs/product.md#constants).
  */
 export function periodStart(period: Period, nowEpochMs: number): number | undefined {
   if (period === 'all') return undefined;
@@ -66,7 +66,7 @@ export function periodStart(period: Period, nowEpochMs: number): number | undefi
   return Math.floor(start / 1000);
 }
 
-/** Brokers that have a dedicated icon (SPEC §3). */
+/** Brokers that have a dedicated icon (docs/product.md#fields). */
 export const BROKER_ICON_NAMES = [
   'IBKR',
   'Avatrade',
@@ -141,7 +141,7 @@ export const REBATE_BAR_COLORS = [
 /** Rebates cumulative lines (4): saturated Okabe–Ito colours that stand out over the bars. */
 export const REBATE_LINE_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7'] as const satisfies Palette;
 
-/** Colour for series `index`, cycling through the palette (SPEC §9). */
+/** Colour for series `index`, cycling through the palette (docs/product.md#constants). */
 export function cycleColor(palette: Palette, index: number): string {
   const n = palette.length;
   const i = Number.isInteger(index) ? ((index % n) + n) % n : 0;

@@ -36,7 +36,7 @@ describe('real-time and historical NAV rows', () => {
   });
 });
 
-describe('navRowInPortfolio (SPEC §5)', () => {
+describe('navRowInPortfolio (docs/product.md#validation)', () => {
   const row = (teiko_category: string, balance: number) => ({ teiko_category, balance });
 
   it('Consolidated keeps consolidate rows, and global rows with a non-zero balance', () => {

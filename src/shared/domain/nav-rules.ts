@@ -1,5 +1,5 @@
 /**
- * Row rules of the NAV page (SPEC §5) and its month keys ('M.YYYY', M from 1 to 12).
+ * Row rules of the NAV page (docs/product.md#validation) and its month keys ('M.YYYY', M from 1 to 12).
  */
 import { normalisePortfolio, CATEGORY_OF } from './portfolios.ts';
 import { compareValues } from './sorting.ts';
@@ -10,12 +10,12 @@ export interface MonthKey {
   year: number;
 }
 
-/** Real-time NAV hides rows with a zero balance (SPEC §5). */
+/** Real-time NAV hides rows with a zero balance (docs/product.md#validation). */
 export function filterRealtimeNav<T extends { balance: number }>(rows: readonly T[]): T[] {
   return rows.filter((row) => row.balance !== 0);
 }
 
-/** Historical NAV keeps the rows of one month key and one day (SPEC §5); days compare as text, so 5 matches '5'. */
+/** Historical NAV keeps the rows of one month key and one day (docs/product.md#validation); days compare as text, so 5 matches '5'. */
 export function filterHistoricalNav<T extends { date_id: string; date_day: string | number }>(
   rows: readonly T[],
   monthKey: string,
@@ -25,7 +25,7 @@ export function filterHistoricalNav<T extends { date_id: string; date_day: strin
 }
 
 /**
- * NAV row membership (SPEC §5). Consolidated: rows of category 'consolidate', or 'global forex' /
+ * NAV row membership (docs/product.md#validation). Consolidated: rows of category 'consolidate', or 'global forex' /
  * 'global equity' rows with a non-zero balance. Other portfolios: rows of the selection's own
  * category, or, when the selection is Global FX or Global Equity, 'consolidate' rows with a
  * non-zero balance. We read "with non-zero balance" as binding the borrowed rows only, as in the
@@ -43,7 +43,7 @@ export function navRowInPortfolio(row: { teiko_category: string; balance: number
   return category === CATEGORY_OF[name] || (isGlobal && category === 'consolidate' && nonZero);
 }
 
-/** Client-side id of a NAV row, built from account_id, date_id and date_day (SPEC §3). */
+/** Client-side id of a NAV row, built from account_id, date_id and date_day (docs/product.md#fields). */
 export function navRowId(account_id: string | number, date_id: string, date_day: string | number): string {
   return `${account_id}|${date_id}|${date_day}`;
 }
@@ -57,7 +57,7 @@ export function parseMonthKey(key: string): MonthKey | null {
   return { month: Number(match[1]), year: Number(match[2]) };
 }
 
-/** Label of a month key, e.g. '3.2026' → 'March 2026'; a key not of the form M.YYYY is returned raw (SPEC §2). */
+/** Label of a month key, e.g. '3.2026' → 'March 2026'; a key not of the form M.YYYY is returned raw (docs/product.md#screens). */
 export function monthKeyLabel(key: string, locale = 'en-US'): string {
   const parsed = parseMonthKey(key);
   if (parsed === null) return key;
@@ -86,7 +86,7 @@ export function compareMonths(a: string, b: string): number {
   return oa === null ? -1 : 1;
 }
 
-/** Month keys newest first (the NAV selector, SPEC §2); unparseable keys go last in their original order. */
+/** Month keys newest first (the NAV selector, docs/product.md#screens); unparseable keys go last in their original order. */
 export function sortMonthKeysNewestFirst(keys: readonly string[]): string[] {
   return [...keys].sort((a, b) => {
     const oa = monthOrdinal(a);
@@ -96,7 +96,7 @@ export function sortMonthKeysNewestFirst(keys: readonly string[]): string[] {
   });
 }
 
-/** The day a month selection starts on: the first day listed for it in available_dates (SPEC §2, §4). */
+/** The day a month selection starts on: the first day listed for it in available_dates (docs/product.md#screens, §4). */
 export function firstAvailableDay<D extends string | number>(
   availableDates: Readonly<Record<string, readonly D[]>>,
   monthKey: string,
@@ -104,7 +104,7 @@ export function firstAvailableDay<D extends string | number>(
   return Object.hasOwn(availableDates, monthKey) ? availableDates[monthKey]?.[0] : undefined;
 }
 
-/** Default NAV order (SPEC §4): broker name, then account name. */
+/** Default NAV order (docs/product.md#states): broker name, then account name. */
 export function defaultNavSort(
   a: { broker_name: string; account_name: string },
   b: { broker_name: string; account_name: string },

@@ -1,5 +1,5 @@
 /**
- * The rows and per-currency summary of the NAV page (SPEC §2, §5), built from the real-time
+ * The rows and per-currency summary of the NAV page (docs/product.md#screens, §5), built from the real-time
  * accounts or the historical end-of-day rows. Real-time rows carry a live P/L (equity − balance)
  * and a last_update for the freshness dot; historical rows carry neither.
  */

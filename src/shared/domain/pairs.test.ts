@@ -10,7 +10,7 @@ import {
 } from './pairs.ts';
 
 describe('pair lists', () => {
-  it('hold the 14 forex pairs of SPEC §3 in order, and no equity pair', () => {
+  it('hold the 14 forex pairs of docs/product.md#fields in order, and no equity pair', () => {
     expect(FOREX_PAIRS).toEqual([
       'AUDCAD',
       'AUDJPY',
@@ -33,7 +33,7 @@ describe('pair lists', () => {
   });
 });
 
-describe('togglePair (SPEC §4)', () => {
+describe('togglePair (docs/product.md#states)', () => {
   const selection: PairSelectionItem[] = [
     { name: 'EURUSD', enabled: true, position: 'long' },
     { name: 'GBPUSD', enabled: false, position: null },

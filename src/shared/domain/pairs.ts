@@ -1,4 +1,4 @@
-/** Copy-rule pairs (SPEC §3) and the pair toggle (SPEC §4). */
+/** Copy-rule pairs (docs/product.md#fields) and the pair toggle (docs/product.md#states). */
 export const FOREX_PAIRS = [
   'AUDCAD',
   'AUDJPY',
@@ -17,7 +17,7 @@ export const FOREX_PAIRS = [
 ] as const;
 export type ForexPair = (typeof FOREX_PAIRS)[number];
 
-/** The equity pair list is empty (SPEC §3). */
+/** The equity pair list is empty (docs/product.md#fields). */
 export const EQUITY_PAIRS: readonly string[] = [];
 
 export type MarketType = 'Forex' | 'Equities';
@@ -34,7 +34,7 @@ export function pairsOfMarket(market: MarketType): readonly string[] {
 }
 
 /**
- * New selection after toggling `name` (SPEC §4): enabling adds it, or re-enables it, with position
+ * New selection after toggling `name` (docs/product.md#states): enabling adds it, or re-enables it, with position
  * long; disabling sets enabled false and position null. Disabling a pair that has no entry leaves
  * the selection as it is (an absent pair is already not allowed).
  */
@@ -51,7 +51,7 @@ export function togglePair(
   });
 }
 
-/** Names of the enabled pairs, in selection order: the new_allowed_pairs to send (SPEC §7). */
+/** Names of the enabled pairs, in selection order: the new_allowed_pairs to send (docs/product.md#calls). */
 export function allowedPairsOf(selection: readonly PairSelectionItem[]): string[] {
   return selection.filter((item) => item.enabled).map((item) => item.name);
 }

@@ -1,4 +1,4 @@
-/** Permissions a user may hold; the login response lists them in `restrictions` (SPEC §6). */
+/** Permissions a user may hold; the login response lists them in `restrictions` (docs/product.md#roles). */
 export const PERMISSIONS = ['write', 'read_rebate'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -3,7 +3,7 @@ import { authorisedPortfolios, selectPortfolio } from './portfolio-selection.ts'
 
 const ALL = ['Consolidated Portfolio', 'Global FX', 'Global Equity', 'SMA', 'AMC'];
 
-describe('portfolio selection (SPEC §2)', () => {
+describe('portfolio selection (docs/product.md#screens)', () => {
   it('defaults to Consolidated Portfolio and removes the parameter', () => {
     expect(selectPortfolio(undefined, ALL)).toEqual({ portfolio: 'Consolidated Portfolio', param: undefined });
     expect(selectPortfolio('Consolidated Portfolio', ALL)).toEqual({ portfolio: 'Consolidated Portfolio', param: undefined });

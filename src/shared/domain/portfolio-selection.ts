@@ -13,7 +13,7 @@ export function authorisedPortfolios(portfolioAuth: readonly string[]): Portfoli
 }
 
 /**
- * The portfolio a page shows (SPEC §2): the `portfolio` parameter, Consolidated Portfolio by default
+ * The portfolio a page shows (docs/product.md#screens): the `portfolio` parameter, Consolidated Portfolio by default
  * (and then the parameter is removed); a value outside the user's portfolio_auth switches to the first
  * authorised portfolio, except 'All' on the rebates page.
  */

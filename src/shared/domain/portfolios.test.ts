@@ -7,7 +7,7 @@ describe('portfolio names and categories', () => {
     expect(portfolioOfCategory('consolidate')).toBe('Consolidated Portfolio');
     expect(portfolioOfCategory('nothing')).toBeUndefined();
   });
-  it('accept the Global Forex alias of SPEC §1', () => {
+  it('accept the Global Forex alias of docs/product.md#purpose', () => {
     expect(normalisePortfolio('Global Forex')).toBe('Global FX');
     expect(normalisePortfolio('SMA')).toBe('SMA');
     expect(normalisePortfolio('sma')).toBeUndefined();

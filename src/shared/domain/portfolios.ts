@@ -1,6 +1,6 @@
 /**
  * Portfolio names (the `portfolio` query parameter and `portfolio_auth`) and the
- * account/broker categories (`teiko_category`) they map to. DESIGN.md fixes both lists;
+ * account/broker categories (`teiko_category`) they map to. docs/architecture.md fixes both lists;
  * this table is the only place that knows how they relate.
  */
 export const PORTFOLIOS = ['Consolidated Portfolio', 'Global FX', 'Global Equity', 'SMA', 'AMC'] as const;
@@ -23,7 +23,7 @@ export const CATEGORY_OF: Record<Portfolio, Category> = {
   AMC: 'AMC',
 };
 
-/** SPEC §1 calls Global FX "Global Forex" too; accept both spellings on input. */
+/** docs/product.md#purpose calls Global FX "Global Forex" too; accept both spellings on input. */
 const ALIASES: Record<string, Portfolio> = { 'Global Forex': 'Global FX' };
 
 export function isPortfolio(value: unknown): value is Portfolio {

@@ -1,17 +1,17 @@
 import { categoriesOfPortfolio } from './account-scope.ts';
 import { normalisePortfolio } from './portfolios.ts';
 
-/** Equity positions carry 'Equities', 'Equity' or an empty category (SPEC §3); null counts as empty. */
+/** Equity positions carry 'Equities', 'Equity' or an empty category (docs/product.md#fields); null counts as empty. */
 export function isEquityCategory(category: string | null | undefined): boolean {
   return category === 'Equities' || category === 'Equity' || category === '' || category == null;
 }
 
-/** Forex positions carry the category 'Forex' (SPEC §3). */
+/** Forex positions carry the category 'Forex' (docs/product.md#fields). */
 export function isForexCategory(category: string | null | undefined): boolean {
   return category === 'Forex';
 }
 
-/** Positions shown for a portfolio (SPEC §5): Global FX keeps Forex, Global Equity keeps equities, others keep all. */
+/** Positions shown for a portfolio (docs/product.md#validation): Global FX keeps Forex, Global Equity keeps equities, others keep all. */
 export function filterPositionsByPortfolio<T extends { category: string | null }>(
   positions: readonly T[],
   portfolio: string,
@@ -26,13 +26,13 @@ export function filterPositionsByPortfolio<T extends { category: string | null }
   }
 }
 
-/** Broker membership (SPEC §5): Consolidated = consolidate, global forex or global equity; others their own. */
+/** Broker membership (docs/product.md#validation): Consolidated = consolidate, global forex or global equity; others their own. */
 export function brokerInPortfolio(teikoCategories: readonly string[], portfolio: string): boolean {
   return categoriesOfPortfolio(portfolio).some((category) => teikoCategories.includes(category));
 }
 
 /**
- * Dashboard panels shown for a portfolio (SPEC §2): FX for Consolidated, SMA, AMC and Global FX;
+ * Dashboard panels shown for a portfolio (docs/product.md#screens): FX for Consolidated, SMA, AMC and Global FX;
  * Equity for Global Equity and Consolidated, and for SMA or AMC only when an equity position of
  * that category (`teiko_category`) exists.
  */

@@ -52,7 +52,7 @@ describe('keepRebateMonth', () => {
 });
 
 describe('rebatePercentage', () => {
-  it('is total / balance × 100 (DOMAIN.md R1: 87.50 on 25,000 → 0.35 %)', () => {
+  it('is total / balance × 100 (docs/figures.md R1: 87.50 on 25,000 → 0.35 %)', () => {
     expect(rebatePercentage(87.5, 25_000)).toBeCloseTo(0.35, 12);
   });
   it('is 0 when the balance is not positive', () => {

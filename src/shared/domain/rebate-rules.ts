@@ -1,5 +1,5 @@
 /**
- * Rebate rules (SPEC §5) and the Rebate aggregate of SPEC §3, for the rebates page and the
+ * Rebate rules (docs/product.md#validation) and the Rebate aggregate of docs/product.md#fields, for the rebates page and the
  * brokers screen's "Rebates by Account" card.
  *
  * Balance is a stock, not a flow: an aggregate's balance is, for every account (broker name and
@@ -13,7 +13,7 @@ import { compareValues, type SortState } from './sorting.ts';
 
 export type RebateGroupBy = 'account' | 'broker';
 
-/** One account-month as the rebates endpoint reports it (SPEC §3), plus its portfolio category when known. */
+/** One account-month as the rebates endpoint reports it (docs/product.md#fields), plus its portfolio category when known. */
 export interface RebateRowInput {
   login: string | number;
   account: string;
@@ -54,14 +54,14 @@ export interface RebateCurrencySummary {
   rebatePercentage: number;
 }
 
-/** Default rebates table order (SPEC §4): brokerName ascending, restored when the grouping changes. */
+/** Default rebates table order (docs/product.md#states): brokerName ascending, restored when the grouping changes. */
 export const DEFAULT_REBATE_SORT: SortState<keyof RebateAggregate> = { key: 'brokerName', direction: 'asc' };
 
 function amount(value: number): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-/** False for a month whose rebate, balance and profit sharing are all zero: such months are dropped (SPEC §5). */
+/** False for a month whose rebate, balance and profit sharing are all zero: such months are dropped (docs/product.md#validation). */
 export function keepRebateMonth(entry: {
   total_rebate: number;
   balance: number;
@@ -70,7 +70,7 @@ export function keepRebateMonth(entry: {
   return amount(entry.total_rebate) !== 0 || amount(entry.balance) !== 0 || amount(entry.profit_sharing_amount) !== 0;
 }
 
-/** % rebate = total rebate / balance × 100, 0 when the balance is not positive (SPEC §5, DOMAIN.md R1). */
+/** % rebate = total rebate / balance × 100, 0 when the balance is not positive (docs/product.md#validation, docs/figures.md R1). */
 export function rebatePercentage(total: number, balance: number): number {
   if (!Number.isFinite(total) || !Number.isFinite(balance) || balance <= 0) return 0;
   return (total / balance) * 100;
@@ -92,7 +92,7 @@ function byMonthThenCategory(a: RebateMonthEntry, b: RebateMonthEntry): number {
   return compareMonths(a.month, b.month) || compareValues(a.portfolio_category, b.portfolio_category);
 }
 
-/** Rebate aggregates per account or per broker (SPEC §3), after dropping empty months; breakdown oldest month first. */
+/** Rebate aggregates per account or per broker (docs/product.md#fields), after dropping empty months; breakdown oldest month first. */
 export function aggregateRebates(rows: readonly RebateRowInput[], groupBy: RebateGroupBy): RebateAggregate[] {
   const groups = new Map<string, Group>();
   for (const row of rows) {
@@ -168,7 +168,7 @@ export function aggregateRebates(rows: readonly RebateRowInput[], groupBy: Rebat
 }
 
 /**
- * Aggregates restricted to one month (the month selectors of SPEC §2); null means All Months and
+ * Aggregates restricted to one month (the month selectors of docs/product.md#screens); null means All Months and
  * returns them unchanged. Within one month the balance is the sum of that month's entries.
  */
 export function aggregatesForMonth(aggregates: readonly RebateAggregate[], month: string | null): RebateAggregate[] {
@@ -204,7 +204,7 @@ export function rebateMonths(aggregates: readonly RebateAggregate[]): string[] {
   return [...months].sort((a, b) => compareMonths(b, a));
 }
 
-/** Summary cards per currency (SPEC §2): summed balance, rebate, profit sharing, % rebate of the sums; by code. */
+/** Summary cards per currency (docs/product.md#screens): summed balance, rebate, profit sharing, % rebate of the sums; by code. */
 export function summariseByCurrency(aggregates: readonly RebateAggregate[]): RebateCurrencySummary[] {
   const byCurrency = new Map<string, RebateCurrencySummary>();
   for (const aggregate of aggregates) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileSegment, monthLabel, navDayIso, navDayLabel, navReportFileName, rebatesReportFileName } from './reports.ts';
 
-describe('report file names (SPEC §9)', () => {
+describe('report file names (docs/product.md#constants)', () => {
   it('nav_report_{portfolio}_{date}.pdf with spaces as underscores', () => {
     expect(navReportFileName('Consolidated Portfolio', '2026-03-05')).toBe('nav_report_Consolidated_Portfolio_2026-03-05.pdf');
     expect(navReportFileName('SMA', '2026-11-30')).toBe('nav_report_SMA_2026-11-30.pdf');

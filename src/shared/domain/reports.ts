@@ -1,5 +1,5 @@
 /**
- * Names and labels of the PDF reports (SPEC §9): nav_report_{portfolio}_{date}.pdf and
+ * Names and labels of the PDF reports (docs/product.md#constants): nav_report_{portfolio}_{date}.pdf and
  * rebates_report_{portfolio}_{grouping}_{month}.pdf. Spaces in a portfolio name become '_' and
  * characters a file system may refuse are dropped, so 'Consolidated Portfolio' gives
  * nav_report_Consolidated_Portfolio_2026-03-05.pdf. A rebates report over every month says
@@ -36,7 +36,7 @@ export function navDayIso(monthKey: string, day: number): string | null {
   return `${parsed.year}-${pad2(parsed.month)}-${pad2(day)}`;
 }
 
-/** French date 'DD/MM/YYYY' of a NAV month key and day (SPEC §9 dates); the raw key and day otherwise. */
+/** French date 'DD/MM/YYYY' of a NAV month key and day (docs/product.md#constants dates); the raw key and day otherwise. */
 export function navDayLabel(monthKey: string, day: number): string {
   const parsed = parseMonthKey(monthKey);
   if (parsed === null) return `${day} ${monthKey}`;

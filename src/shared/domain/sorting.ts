@@ -1,5 +1,5 @@
 /**
- * Column sorting shared by the NAV, rebates and brokers tables (SPEC §4): the first click on a
+ * Column sorting shared by the NAV, rebates and brokers tables (docs/product.md#states): the first click on a
  * column sorts ascending, a click on the same column flips the direction. Missing values
  * (null, undefined, NaN) always sort last, whichever the direction.
  */

@@ -52,7 +52,7 @@ describe('parseDecimalInput', () => {
   });
 });
 
-describe('SL/TP suggestions (DOMAIN.md M2)', () => {
+describe('SL/TP suggestions (docs/figures.md M2)', () => {
   it('Buy EURUSD at 1.08500 with median MAE 20 and MFE 45 pips → SL 1.08300, TP 1.08950', () => {
     expect(suggestLevels('Buy', 1.085, 20, 45, pipSize('EURUSD'))).toEqual({ sl: 1.083, tp: 1.0895 });
   });

@@ -1,10 +1,10 @@
-/** TP/SL input rules and MAE/MFE suggestions (SPEC §5, DOMAIN.md "MAE / MFE"). */
+/** TP/SL input rules and MAE/MFE suggestions (docs/product.md#validation, docs/figures.md "MAE / MFE"). */
 import { PIP_SIZE, PIP_SIZE_JPY, pipSize, suggestSlTp } from '../analytics/excursions.ts';
 
 export { PIP_SIZE, PIP_SIZE_JPY, pipSize };
 export const SUGGESTION_DECIMALS = 5;
 
-/** The cover button shows only for a negative loss amount with a computable (finite) price (SPEC §5). */
+/** The cover button shows only for a negative loss amount with a computable (finite) price (docs/product.md#validation). */
 export function coverAvailable(lossAmount: number | null, price: number | null): boolean {
   if (lossAmount === null || price === null) return false;
   return Number.isFinite(lossAmount) && lossAmount < 0 && Number.isFinite(price);
@@ -20,13 +20,13 @@ export function parseDecimalInput(text: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** Rounds to the 5 decimals suggestions are shown with (SPEC §5). */
+/** Rounds to the 5 decimals suggestions are shown with (docs/product.md#validation). */
 export function roundSuggestion(value: number): number {
   const factor = 10 ** SUGGESTION_DECIMALS;
   return Math.round(value * factor) / factor;
 }
 
-/** SL/TP suggested from median MAE/MFE given in pips (DOMAIN.md M2); the rule itself is analytics' suggestSlTp. */
+/** SL/TP suggested from median MAE/MFE given in pips (docs/figures.md M2); the rule itself is analytics' suggestSlTp. */
 export function suggestLevels(
   type: 'Buy' | 'Sell',
   openPrice: number,

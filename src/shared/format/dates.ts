@@ -1,5 +1,5 @@
 /**
- * Date formatting of SPEC §9. Every function takes an optional IANA time zone, defaulting to the
+ * Date formatting of docs/product.md#constants. Every function takes an optional IANA time zone, defaulting to the
  * runtime's (the user's) zone; tests pass 'UTC'. A missing or invalid time shows '—'.
  */
 import { MISSING_VALUE } from './numbers.ts';
@@ -44,7 +44,7 @@ export function formatDayFr(epochSeconds: number | null | undefined, timeZone?: 
   return dateFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone }).format(date);
 }
 
-/** Chart-axis date, en-US short month and day, e.g. 'Mar 5' (SPEC §9). */
+/** Chart-axis date, en-US short month and day, e.g. 'Mar 5' (docs/product.md#constants). */
 export function formatAxisDate(epochSeconds: number | null | undefined, timeZone?: string): string {
   const date = toDate(epochSeconds);
   if (date === null) return MISSING_VALUE;

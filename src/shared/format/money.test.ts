@@ -22,7 +22,7 @@ describe('formatMoney (fr-FR, 2 decimals)', () => {
     expect(formatMoney(1234.5, ' ')).toBe('1\u202f234,50\u00a0€');
     expect(formatMoney(1, 'usd')).toBe('1,00\u00a0$US');
   });
-  it('shows 0,00 for a non-numeric value (SPEC §5)', () => {
+  it('shows 0,00 for a non-numeric value (docs/product.md#validation)', () => {
     expect(formatMoney(null, 'EUR')).toBe('0,00\u00a0€');
     expect(formatMoney(undefined)).toBe('0,00\u00a0€');
     expect(formatMoney(Number.NaN, 'EUR')).toBe('0,00\u00a0€');
@@ -56,7 +56,7 @@ describe('formatRebateMoney', () => {
     expect(formatRebateMoney(1234567, 'GBP')).toBe('1\u00a0234\u00a0567,00\u00a0£');
     expect(formatRebateMoney(-5, 'CAD')).toBe('-5,00\u00a0C$');
   });
-  it('uses the symbols of SPEC §9 and the code otherwise', () => {
+  it('uses the symbols of docs/product.md#constants and the code otherwise', () => {
     expect(formatRebateMoney(1, 'JPY')).toBe('1,00\u00a0¥');
     expect(formatRebateMoney(1, 'AUD')).toBe('1,00\u00a0A$');
     expect(formatRebateMoney(1, 'CHF')).toBe('1,00\u00a0CHF');
@@ -69,7 +69,7 @@ describe('formatRebateMoney', () => {
 });
 
 describe('currency symbols', () => {
-  it('map the seven codes of SPEC §9', () => {
+  it('map the seven codes of docs/product.md#constants', () => {
     expect(CURRENCY_SYMBOLS).toEqual({ USD: '$', EUR: '€', GBP: '£', JPY: '¥', CAD: 'C$', AUD: 'A$', CHF: 'CHF' });
     expect(currencySymbol('usd')).toBe('$');
     expect(currencySymbol('toString')).toBe('TOSTRING');

@@ -1,6 +1,6 @@
 /**
- * Money formatting of SPEC §9. A value that is not numeric formats as 0 with its currency
- * ('0,00 €'), per SPEC §5 "A non-numeric money value shows 0,00"; keeping the currency keeps
+ * Money formatting of docs/product.md#constants. A value that is not numeric formats as 0 with its currency
+ * ('0,00 €'), per docs/product.md#validation "A non-numeric money value shows 0,00"; keeping the currency keeps
  * columns aligned. A missing or blank currency is EUR. A code Intl rejects (not three letters)
  * is printed after the number as given. Negative zero prints as 0,00, never -0,00.
  */
@@ -8,7 +8,7 @@ import { numberFormat, toFiniteNumber } from './numbers.ts';
 
 export const DEFAULT_CURRENCY = 'EUR';
 
-/** Rebates-page symbols (SPEC §9); any other code is shown as the code itself. */
+/** Rebates-page symbols (docs/product.md#constants); any other code is shown as the code itself. */
 export const CURRENCY_SYMBOLS = {
   USD: '$',
   EUR: '€',
@@ -41,12 +41,12 @@ function formatCurrency(locale: string, value: unknown, currency: string | null 
   return numberFormat(locale, { ...digits, style: 'currency', currency: code }).format(amount);
 }
 
-/** Money French style (fr-FR), 2 decimals, EUR when no currency: 1234.5 USD → '1 234,50 $US' (SPEC §9). */
+/** Money French style (fr-FR), 2 decimals, EUR when no currency: 1234.5 USD → '1 234,50 $US' (docs/product.md#constants). */
 export function formatMoney(value: unknown, currency?: string | null): string {
   return formatCurrency('fr-FR', value, currency);
 }
 
-/** NAV money in German format (de-DE), 2 decimals: 1234.5 USD → '1.234,50 $' (SPEC §9). */
+/** NAV money in German format (de-DE), 2 decimals: 1234.5 USD → '1.234,50 $' (docs/product.md#constants). */
 export function formatNavMoney(value: unknown, currency?: string | null): string {
   return formatCurrency('de-DE', value, currency);
 }

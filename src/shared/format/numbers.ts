@@ -1,8 +1,8 @@
 /**
- * Number formatting of SPEC §9 with Intl. Prices, quantities and percentages that are missing
+ * Number formatting of docs/product.md#constants with Intl. Prices, quantities and percentages that are missing
  * (null, undefined, NaN, ±Infinity, non-numeric text) show MISSING_VALUE '—': a missing price
  * is not a price of zero. Profit is money, so it follows the spec's money rule instead: a
- * non-numeric profit shows 0,00 (SPEC §5).
+ * non-numeric profit shows 0,00 (docs/product.md#validation).
  */
 export const MISSING_VALUE = '—';
 
@@ -59,7 +59,7 @@ export function formatPercent(value: unknown): string {
   }).format(n);
 }
 
-/** Profit without currency, French style with 2 or 5 decimals, e.g. '-1 234,50'; non-numeric shows 0,00 (SPEC §5). */
+/** Profit without currency, French style with 2 or 5 decimals, e.g. '-1 234,50'; non-numeric shows 0,00 (docs/product.md#validation). */
 export function formatProfit(value: unknown, decimals: 2 | 5 = 2): string {
   return numberFormat('fr-FR', {
     minimumFractionDigits: decimals,

@@ -4,7 +4,7 @@ import { interval } from '#client/config/runtime-config.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { apiRequest } from '#client/api/http.ts';
 
-/** SPEC §8: the max-drawdown call needs an account. */
+/** docs/product.md#errors: the max-drawdown call needs an account. */
 export const ACCOUNT_NOT_PROVIDED = 'Account is not provided.';
 
 export const accountKeys = {
@@ -17,7 +17,7 @@ export const accountKeys = {
 };
 
 export const accountQueries = {
-  /** Accounts with their info-panel figures (SPEC §7: refetch 5 s). */
+  /** Accounts with their info-panel figures (docs/product.md#calls: refetch 5 s). */
   info: (portfolio?: Portfolio) =>
     queryOptions({
       queryKey: accountKeys.info(portfolio),
@@ -47,7 +47,7 @@ export const accountQueries = {
         ).data,
     }),
 
-  /** Max drawdown of one account (SPEC §7: 5 s); disabled until an account is chosen. */
+  /** Max drawdown of one account (docs/product.md#calls: 5 s); disabled until an account is chosen. */
   maxDrawdown: (account: string | undefined) =>
     queryOptions({
       queryKey: accountKeys.maxDrawdown(account),
@@ -59,7 +59,7 @@ export const accountQueries = {
       refetchInterval: interval('max_drawdown_ms'),
     }),
 
-  /** Realised net P/L per account over 24 hours, 2 days and 7 days (SPEC §9). */
+  /** Realised net P/L per account over 24 hours, 2 days and 7 days (docs/product.md#constants). */
   historicalLosses: () =>
     queryOptions({
       queryKey: accountKeys.historicalLosses(),

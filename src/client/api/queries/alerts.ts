@@ -9,7 +9,7 @@ export const alertKeys = {
 };
 
 export const alertQueries = {
-  /** Newest alerts first (SPEC §7: refetch 30 s). */
+  /** Newest alerts first (docs/product.md#calls: refetch 30 s). */
   list: () =>
     queryOptions({
       queryKey: alertKeys.list(),

@@ -25,7 +25,7 @@ function switchBridge(endpoint: typeof endpoints.bridgeStart | typeof endpoints.
   });
 }
 
-/** Starts copying master trades (SPEC §7). */
+/** Starts copying master trades (docs/product.md#calls). */
 export const startBridge = (options: WriteOptions = {}) => switchBridge(endpoints.bridgeStart, options);
-/** Stops copying master trades (SPEC §7). */
+/** Stops copying master trades (docs/product.md#calls). */
 export const stopBridge = (options: WriteOptions = {}) => switchBridge(endpoints.bridgeStop, options);

@@ -11,7 +11,7 @@ export const copyRuleKeys = {
 };
 
 export const copyRuleQueries = {
-  /** The masters' copy rules (SPEC §7: polled every 2 s). */
+  /** The masters' copy rules (docs/product.md#calls: polled every 2 s). */
   infos: () =>
     queryOptions({
       queryKey: copyRuleKeys.infos(),

@@ -4,13 +4,13 @@ import { HISTORICAL_DEALS_STALE_MS } from '#shared/domain/constants.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
 
-/** SPEC §8: historical deals need an account. */
+/** docs/product.md#errors: historical deals need an account. */
 export const ACCOUNT_REQUIRED = 'Account is required';
 
 export interface HistoricalDealsParams {
   account: string | undefined;
   filterRebalancing: boolean;
-  /** Epoch seconds; undefined for all time (SPEC §9 periods). */
+  /** Epoch seconds; undefined for all time (docs/product.md#constants periods). */
   startDate?: number | undefined;
 }
 
@@ -21,7 +21,7 @@ export const dealKeys = {
 };
 
 export const dealQueries = {
-  /** Deals, series and stats of one account (SPEC §7: refetch 30 s, stale 60 s); disabled until an account is chosen. */
+  /** Deals, series and stats of one account (docs/product.md#calls: refetch 30 s, stale 60 s); disabled until an account is chosen. */
   historical: (params: HistoricalDealsParams) =>
     queryOptions({
       queryKey: dealKeys.historical(params),

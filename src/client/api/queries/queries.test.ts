@@ -45,7 +45,7 @@ describe('query keys', () => {
   });
 });
 
-describe('refetch and stale times (SPEC §7, §9)', () => {
+describe('refetch and stale times (docs/product.md#calls, §9)', () => {
   it('account info and max drawdown refetch every 5 s', () => {
     expect(accountQueries.info().refetchInterval).toBe(5000);
     expect(accountQueries.maxDrawdown('A1').refetchInterval).toBe(5000);
@@ -136,7 +136,7 @@ describe('calls', () => {
     expect(lastCall().url).toBe('/api/bridge/stop');
   });
 
-  it('falls back to the SPEC §8 messages when the server gives none', async () => {
+  it('falls back to the docs/product.md#errors messages when the server gives none', async () => {
     respond(500, {});
     const tpSl = { category: 'Forex', symbol: 'EURUSD', direction: 'long', currency: 'USD', take_profit: 1.2, stop_loss: 1 } as const;
     await expect(setTpSl(tpSl)).rejects.toThrow('Update failed.');

@@ -17,7 +17,7 @@ export const rebateKeys = {
 };
 
 export const rebateQueries = {
-  /** Rebate rows (SPEC §7): only once a portfolio is set; refetch and stale 5 min; no refetch on focus. */
+  /** Rebate rows (docs/product.md#calls): only once a portfolio is set; refetch and stale 5 min; no refetch on focus. */
   list: (params: RebatesParams) =>
     queryOptions({
       queryKey: rebateKeys.list(params),

@@ -10,7 +10,7 @@ export const statsKeys = {
 };
 
 export const statsQueries = {
-  /** MAE/MFE of a symbol's closed deals, in pips (SPEC §7: refetch 30 s, stale 15 s). */
+  /** MAE/MFE of a symbol's closed deals, in pips (docs/product.md#calls: refetch 30 s, stale 15 s). */
   maeMfe: (symbol: string) =>
     queryOptions({
       queryKey: statsKeys.maeMfe(symbol),

@@ -1,7 +1,7 @@
 import type { Account } from '#shared/contract/accounts.ts';
 import { compareValues } from '#shared/domain/sorting.ts';
 
-/** Accounts in sidebar order: grouped by broker name, brokers and accounts alphabetical (SPEC §2). */
+/** Accounts in sidebar order: grouped by broker name, brokers and accounts alphabetical (docs/product.md#screens). */
 export function accountsByBroker<T extends Pick<Account, 'broker_name' | 'account_name' | 'account_id'>>(accounts: readonly T[]): T[] {
   return accounts.toSorted(
     (a, b) =>
@@ -13,7 +13,7 @@ export function accountsByBroker<T extends Pick<Account, 'broker_name' | 'accoun
 
 /**
  * The account on screen: the chosen one while it is still listed, otherwise the first account of
- * the first broker group (SPEC §2: selected automatically on arrival and after a portfolio change).
+ * the first broker group (docs/product.md#screens: selected automatically on arrival and after a portfolio change).
  */
 export function effectiveAccountId(
   ordered: readonly Pick<Account, 'account_id'>[],

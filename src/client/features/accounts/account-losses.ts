@@ -5,7 +5,7 @@ import { MISSING_VALUE } from '#shared/format/numbers.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { toneOf, type Figure } from '#client/ui/figure-list.tsx';
 
-/** SPEC §9's loss windows, as an investor reads them: realised net P/L of the closed deals. */
+/** docs/product.md#constants's loss windows, as an investor reads them: realised net P/L of the closed deals. */
 export const LOSS_WINDOWS = [
   { key: 'pnl_24_hours', label: 'P/L 24 hours' },
   { key: 'pnl_2_days', label: 'P/L 2 days' },

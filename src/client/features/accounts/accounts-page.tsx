@@ -22,7 +22,7 @@ import { PerformancePanel } from './panels/performance-panel.tsx';
 import { StatementImport } from './statement-import.tsx';
 import './accounts.css';
 
-/** Accounts screen (SPEC §2): pick an account, then its information, stats, distribution, performance and trades. */
+/** Accounts screen (docs/product.md#screens): pick an account, then its information, stats, distribution, performance and trades. */
 export function AccountsPage() {
   const session = useSession();
   const { scope } = usePortfolio();

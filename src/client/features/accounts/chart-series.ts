@@ -1,7 +1,7 @@
 import type { HistoricalDealsResponse, SeriesGroup } from '#shared/contract/deals.ts';
 import type { ChartType } from '#shared/domain/constants.ts';
 
-/** The historical-deals series each chart type plots (SPEC §2: Growth, Balance, Profit, Drawdown). */
+/** The historical-deals series each chart type plots (docs/product.md#screens: Growth, Balance, Profit, Drawdown). */
 export const SERIES_OF: Record<ChartType, keyof SeriesGroup> = {
   Growth: 'growth',
   Balance: 'balance',
@@ -24,7 +24,7 @@ export function chartPoints(response: HistoricalDealsResponse | undefined, type:
   return stats.all[SERIES_OF[type]].filter((p) => Number.isFinite(p.value) && Number.isFinite(p.timestamp));
 }
 
-/** True when every series of the response is empty (SPEC §2: 'No data available for the chart.'). */
+/** True when every series of the response is empty (docs/product.md#screens: 'No data available for the chart.'). */
 export function hasNoChartData(response: HistoricalDealsResponse | undefined): boolean {
   const stats = response?.dealsStats[0];
   if (stats === undefined) return true;

@@ -19,7 +19,7 @@ import './brokers.css';
 
 export const LOADING_BROKER = 'Chargement du broker...';
 
-/** Brokers screen (SPEC §2): pick a broker of the portfolio, then its summary, rebates and live trades. */
+/** Brokers screen (docs/product.md#screens): pick a broker of the portfolio, then its summary, rebates and live trades. */
 export function BrokersPage() {
   const session = useSession();
   const { scope } = usePortfolio();

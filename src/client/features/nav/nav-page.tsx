@@ -34,7 +34,7 @@ import './nav.css';
 
 const REALTIME = 'realtime';
 
-/** NAV mode (SPEC §4): real time, or a historical month and one of its days. */
+/** NAV mode (docs/product.md#states): real time, or a historical month and one of its days. */
 type NavMode = { kind: 'realtime' } | { kind: 'historical'; month: string; day: number | undefined };
 
 type NavColumnKey = 'broker_name' | 'account_name' | 'balance' | 'equity' | 'pnl';
@@ -129,7 +129,7 @@ export function NavPage() {
     else loading = true;
   } else if (month !== undefined) {
     if (monthData && day !== undefined) rows = historicalViewRows(monthData.data, month, day);
-    // SPEC §8: historical NAV load errors show no message, only the empty table.
+    // docs/product.md#errors: historical NAV load errors show no message, only the empty table.
     else if (!monthQuery.isError && !(monthData && days.length === 0)) loading = true;
   }
   const summary = summariseNavByCurrency(rows);
@@ -177,7 +177,7 @@ export function NavPage() {
     ...months.map((key) => ({ value: key, label: monthKeyLabel(key), group: 'Historical NAV' })),
   ];
   const onPeriodChange = (value: string) => {
-    // Changing month resets the day to its first available day; real time clears it (SPEC §4).
+    // Changing month resets the day to its first available day; real time clears it (docs/product.md#states).
     if (value === REALTIME) setMode({ kind: 'realtime' });
     else setMode({ kind: 'historical', month: value, day: firstAvailableDay(availableDates, value) });
   };

@@ -28,7 +28,7 @@ function shortMonth(key: string): string {
 const tickLabel = { fill: 'var(--text-2)', fontSize: 11, fontFamily: 'inherit' };
 
 /**
- * 'Monthly Rebates Analysis' (SPEC §2): bars per portfolio and currency by month on the left axis,
+ * 'Monthly Rebates Analysis' (docs/product.md#screens): bars per portfolio and currency by month on the left axis,
  * a cumulative total line per currency on the right-hand axis. Amounts of different currencies are
  * not converted: each series stays in its own currency.
  */

@@ -107,7 +107,7 @@ function RebatesContent() {
         ]
       : []),
     // Grouped by broker, the row's name is its broker: the column sorts by brokerName, so the
-    // default order (brokerName ascending, SPEC §4) is marked on it.
+    // default order (brokerName ascending, docs/product.md#states) is marked on it.
     byAccount
       ? { key: 'name' as const, header: 'Account', render: (row: RebateAggregate) => row.name }
       : {
@@ -140,7 +140,7 @@ function RebatesContent() {
 
   const onGroupByChange = (next: RebateGroupBy) => {
     setGroupBy(next);
-    // SPEC §4: the default sort comes back when the grouping changes.
+    // docs/product.md#states: the default sort comes back when the grouping changes.
     setSort(DEFAULT_REBATE_SORT as SortState<RebateColumnKey>);
   };
 

@@ -32,7 +32,7 @@ import './summary.css';
 type MasterMode = 'masters' | 'all';
 type Action = { kind: 'edit' | 'close'; position: Position };
 
-// SPEC §4's master filter modes, for the header's volume bars: one bar per master, or one for every
+// docs/product.md#states's master filter modes, for the header's volume bars: one bar per master, or one for every
 // account. The trades panels have their own filter (masters' or followers' positions): each control
 // carries a visible label saying what it filters.
 const MASTER_MODES = [

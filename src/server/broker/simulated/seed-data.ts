@@ -14,7 +14,7 @@ export interface BrokerSeed {
   equities: boolean;
 }
 
-/** The 8 brokers of SPEC §3, each with its own spread, latency and costs. */
+/** The 8 brokers of docs/product.md#fields, each with its own spread, latency and costs. */
 export const BROKERS: readonly BrokerSeed[] = [
   { broker_name: 'IBKR', slug: 'ibkr', spread_pips: 0.2, latency_ms: 35, commission_per_lot: 4, rebate_per_lot: 2, equities: true },
   { broker_name: 'Avatrade', slug: 'avatrade', spread_pips: 0.9, latency_ms: 120, commission_per_lot: 0, rebate_per_lot: 6, equities: false },

@@ -34,7 +34,7 @@ export function exitPrice(inst: Instrument, mid: number, broker: BrokerTerms, ty
   return type === 'Buy' ? q.bid : q.ask;
 }
 
-/** P/L in the instrument's quote currency: (close − open) × contract × quantity × direction (DOMAIN.md). */
+/** P/L in the instrument's quote currency: (close − open) × contract × quantity × direction (docs/figures.md). */
 export function pnlInQuote(inst: Instrument, type: Side, open: number, close: number, quantity: number): number {
   return (close - open) * inst.contract * quantity * direction(type);
 }
@@ -63,7 +63,7 @@ export function feeFor(inst: Instrument, quantity: number, price: number, curren
   return -convert(0.0001 * quantity * price, 'USD', currency, mids);
 }
 
-/** IB rebate earned by a round trip: lots × rate per lot (DOMAIN.md); equities per 100 shares at a tenth of the rate. */
+/** IB rebate earned by a round trip: lots × rate per lot (docs/figures.md); equities per 100 shares at a tenth of the rate. */
 export function rebateFor(inst: Instrument, broker: BrokerTerms, quantity: number, currency: string, mids: Mids): number {
   const usd = inst.market === 'Forex' ? quantity * broker.rebate_per_lot : (quantity / 100) * broker.rebate_per_lot * 0.1;
   return convert(usd, 'USD', currency, mids);

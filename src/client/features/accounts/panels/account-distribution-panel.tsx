@@ -7,7 +7,7 @@ import { Skeleton } from '#client/ui/skeleton.tsx';
 import { EmptyState } from '#client/ui/states.tsx';
 
 /**
- * Distribution panel (SPEC §2): the account's open exposure (notional in EUR, `quantity_currency`)
+ * Distribution panel (docs/product.md#screens): the account's open exposure (notional in EUR, `quantity_currency`)
  * split between Forex and Equities, as two amounts and a bar.
  */
 export function AccountDistributionPanel({ positions }: { positions: readonly Position[] | null }) {

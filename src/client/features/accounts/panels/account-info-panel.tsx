@@ -10,7 +10,7 @@ import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { EmptyState } from '#client/ui/states.tsx';
 import { FigureList, toneOf } from '#client/ui/figure-list.tsx';
 
-/** Account info panel (SPEC §2): Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category. */
+/** Account info panel (docs/product.md#screens): Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category. */
 export function AccountInfoPanel({ account }: { account: Account | undefined }) {
   const drawdown = useQuery(accountQueries.maxDrawdown(account?.account_id));
   const losses = useAccountLosses(account?.account_id);

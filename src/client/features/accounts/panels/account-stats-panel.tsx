@@ -113,7 +113,7 @@ export interface AccountStatsPanelProps {
 }
 
 /**
- * Account stats (SPEC §2): best and worst trade cards, the MT5 report figures (DOMAIN.md) and the
+ * Account stats (docs/product.md#screens): best and worst trade cards, the MT5 report figures (docs/figures.md) and the
  * risk figures (docs/copy-quality.md, "Risk statistics"), all time.
  */
 export function AccountStatsPanel({ isPending, isError, data }: AccountStatsPanelProps) {

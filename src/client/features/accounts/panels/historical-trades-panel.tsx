@@ -116,7 +116,7 @@ export interface HistoricalTradesPanelProps {
   wide: boolean;
 }
 
-/** The account's closed deals and cash flows, newest first (SPEC §2); cards on phones, a table on large screens. */
+/** The account's closed deals and cash flows, newest first (docs/product.md#screens); cards on phones, a table on large screens. */
 export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wide }: HistoricalTradesPanelProps) {
   const page = wide ? PAGE_WIDE : PAGE_PHONE;
   const [shown, setShown] = useState(page);

@@ -82,7 +82,7 @@ export interface LiveTradesPanelProps {
   wide: boolean;
 }
 
-/** The account's open positions from the account-mode feed (SPEC §7); skeleton rows until the first message. */
+/** The account's open positions from the account-mode feed (docs/product.md#calls); skeleton rows until the first message. */
 export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps) {
   const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
   // The cards in the table's default order (Date, newest first).
@@ -134,7 +134,7 @@ export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps
       actions={<CsvButton table="Live trades" build={buildCsv} disabled={positions === null || positions.length === 0} />}
     >
       <div data-testid="live-trades" data-logins={positions === null ? '' : [...new Set(positions.map((p) => p.login))].join(',')} data-state={positions === null ? 'loading' : 'live'}>
-        {/* SPEC §8: in account mode the feed's errors do not stop the rows; the last ones stay, aged. */}
+        {/* docs/product.md#errors: in account mode the feed's errors do not stop the rows; the last ones stay, aged. */}
         {error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />}
         {body}
       </div>

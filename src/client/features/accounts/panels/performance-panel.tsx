@@ -24,7 +24,7 @@ export const CHART_MESSAGES = {
   noDataForType: 'No data available for this chart type',
 } as const;
 
-/** Performance of one account (SPEC §2): period Last Month / Last 3 Months / All Time, four chart types. */
+/** Performance of one account (docs/product.md#screens): period Last Month / Last 3 Months / All Time, four chart types. */
 export function PerformancePanel({ accountId, currency }: { accountId: string; currency: string }) {
   // start_date is fixed when the period is chosen (and when the panel mounts for an account), so the
   // query key stays the same between renders.

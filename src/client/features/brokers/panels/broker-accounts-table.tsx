@@ -32,7 +32,7 @@ function accountColumns(showRebate: boolean): TableColumn<Account>[] {
     },
     money('balance', 'Balance'),
     money('pnl', 'P/L', true),
-    // SPEC §2 spells the column 'Comissions'.
+    // docs/product.md#screens spells the column 'Comissions'.
     money('total_commission', 'Comissions'),
     money('total_swap', 'Swap', true),
     ...(showRebate ? [money('total_rebate', 'Rebate')] : []),
@@ -61,7 +61,7 @@ export interface BrokerAccountsTableProps {
   wide: boolean;
 }
 
-/** The broker's accounts (SPEC §2): Account, Balance, P/L, Comissions, Swap and, with read_rebate, Rebate. */
+/** The broker's accounts (docs/product.md#screens): Account, Balance, P/L, Comissions, Swap and, with read_rebate, Rebate. */
 export function BrokerAccountsTable({ broker, accounts, showRebate, wide }: BrokerAccountsTableProps) {
   const [sort, setSort] = useState<SortState<string> | null>({ key: 'account_name', direction: 'asc' });
   const columns = accountColumns(showRebate);

@@ -4,7 +4,7 @@ import { formatMoney } from '#shared/format/money.ts';
 import { signedClass } from '#client/ui/trade-cells.tsx';
 
 /**
- * Information (SPEC §2): Total Balance, Total PnL and, with read_rebate, Total Rebate of the
+ * Information (docs/product.md#screens): Total Balance, Total PnL and, with read_rebate, Total Rebate of the
  * broker's accounts; one line per account currency, since accounts of different currencies do not add up.
  */
 export function BrokerInformation({ accounts, showRebate }: { accounts: readonly Account[]; showRebate: boolean }) {

@@ -75,7 +75,7 @@ export interface BrokerLiveTradesProps {
   wide: boolean;
 }
 
-/** The broker's open positions per account from the broker-mode feed (SPEC §2, §7); an error stops the loading state. */
+/** The broker's open positions per account from the broker-mode feed (docs/product.md#screens, §7); an error stops the loading state. */
 export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesProps) {
   const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
   // The cards in the table's default order (Date, newest first).
@@ -88,7 +88,7 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
   });
   const banner = error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />;
   let body;
-  // SPEC §8: in broker mode an error stops the loading state (the banner says why, with a Retry).
+  // docs/product.md#errors: in broker mode an error stops the loading state (the banner says why, with a Retry).
   if (positions === null && error !== null) body = null;
   else if (positions === null)
     body = wide ? (

@@ -33,7 +33,7 @@ function ExpandIcon() {
   );
 }
 
-/** Broker Summary section (SPEC §2): information, accounts and distribution, with an expand button opening a modal. */
+/** Broker Summary section (docs/product.md#screens): information, accounts and distribution, with an expand button opening a modal. */
 export function BrokerSummary(props: BrokerSummaryProps) {
   const [expanded, setExpanded] = useState(false);
   return (

@@ -63,7 +63,7 @@ function MarketBar({ title, unit, market }: { title: string; unit: string; marke
 }
 
 /**
- * Distribution (SPEC §2, §9): Forex and Equities bars by instrument from the broker's live positions,
+ * Distribution (docs/product.md#screens, §9): Forex and Equities bars by instrument from the broker's live positions,
  * each instrument's share of its market's quantity (lots for forex, shares for equities), 8 colours.
  */
 export function InstrumentDistribution({ positions }: { positions: readonly Position[] | null }) {

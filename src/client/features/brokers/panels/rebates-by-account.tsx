@@ -44,7 +44,7 @@ const csvColumns: CsvColumn<RebateAggregate>[] = [
   { title: 'Rebate', value: (a) => csvNumber(a.totalRebate) },
 ];
 
-/** Rebates by Account (SPEC §2, read_rebate only): month selector, per-currency summary and the accounts' rebates. */
+/** Rebates by Account (docs/product.md#screens, read_rebate only): month selector, per-currency summary and the accounts' rebates. */
 export function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio | undefined; broker: string }) {
   const [month, setMonth] = useState<string>(ALL_MONTHS);
   const [sort, setSort] = useState<SortState<string> | null>({ key: 'name', direction: 'asc' });

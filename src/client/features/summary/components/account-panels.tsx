@@ -48,7 +48,7 @@ export function AccountPicker({ accounts, value, onChange }: { accounts: readonl
   );
 }
 
-/** Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category (SPEC §2). */
+/** Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category (docs/product.md#screens). */
 export function AccountInfoPanel({ account, loading, error }: { account: Account | null; loading: boolean; error: string | null }) {
   const drawdown = useQuery(accountQueries.maxDrawdown(account?.account_id));
   const losses = useAccountLosses(account?.account_id);
@@ -115,7 +115,7 @@ function TradeCard({ kind, trade, currency }: { kind: 'Best trade' | 'Worst trad
 }
 
 /**
- * Best and worst trade cards of the account's closed deals (SPEC §2). The stats come with the
+ * Best and worst trade cards of the account's closed deals (docs/product.md#screens). The stats come with the
  * account's whole deal history (the historical-deals response, hundreds of kilobytes for an active
  * account), so the panel asks for it only once it comes within half a screen of the viewport: a phone
  * that opens Summary and never scrolls down does not download and parse it every 30 s.
@@ -153,7 +153,7 @@ export function AccountStatsPanel({ account }: { account: Account | null }) {
   );
 }
 
-/** Forex vs Equities amounts (EUR notional of open positions) and a bar per instrument, 20-colour palette (SPEC §2, §9). */
+/** Forex vs Equities amounts (EUR notional of open positions) and a bar per instrument, 20-colour palette (docs/product.md#screens, §9). */
 export function DistributionPanel({ positions }: { positions: readonly Position[] | null }) {
   let body;
   if (positions === null) body = <SkeletonRows rows={2} columns={2} label="Loading distribution..." />;
@@ -208,7 +208,7 @@ export function DistributionPanel({ positions }: { positions: readonly Position[
   );
 }
 
-/** Brokers of the portfolio with their icons (SPEC §2, §3); choosing one shows its first account. */
+/** Brokers of the portfolio with their icons (docs/product.md#screens, §3); choosing one shows its first account. */
 export function BrokerSidebar({
   brokers,
   accounts,

@@ -282,7 +282,7 @@ function GridBody({ rows, error, by, wide }: { rows: readonly Position[] | null;
 }
 
 /**
- * Broker execution grid with tabs Broker and Accounts, its side tables and a full-screen view (SPEC §2).
+ * Broker execution grid with tabs Broker and Accounts, its side tables and a full-screen view (docs/product.md#screens).
  * On a phone the grid sits a screen or more below the fold and is the largest part of Summary
  * (some 800 elements, rebuilt with every snapshot): it is drawn once the panel comes within a
  * screen of the viewport, and its skeleton stands in until then.

@@ -11,7 +11,7 @@ const eur = (value: number | null) => (value === null ? MISSING_VALUE : formatMo
 
 /**
  * The portfolio's key numbers, first on Summary: equity, floating P/L and realised P/L over 24 hours
- * and 7 days (SPEC §9's loss windows), in EUR. Placeholder tiles keep their place while loading.
+ * and 7 days (docs/product.md#constants's loss windows), in EUR. Placeholder tiles keep their place while loading.
  */
 export const KeyFigures = memo(function KeyFigures({ accounts, portfolio }: { accounts: readonly Account[] | undefined; portfolio: string }) {
   const losses = useQuery(accountQueries.historicalLosses());

@@ -8,10 +8,10 @@ import { formatMoney } from '#shared/format/money.ts';
 import { position } from '#client/live/fake-web-socket.ts';
 import { formatExcursion, LivePositions } from './live-positions.tsx';
 
-// DOMAIN.md: MAE/MFE in pips of 0.01 for JPY pairs, else 0.0001; a share has no pip, so the
+// docs/figures.md: MAE/MFE in pips of 0.01 for JPY pairs, else 0.0001; a share has no pip, so the
 // feed's pip count (of a cent, docs/instruments.md) is shown as the price distance it stands for.
 describe('formatExcursion', () => {
-  it('shows forex excursions in pips with one decimal (DOMAIN.md example M1: 35 pips)', () => {
+  it('shows forex excursions in pips with one decimal (docs/figures.md example M1: 35 pips)', () => {
     expect(formatExcursion(35, { category: 'Forex', u_symbol: 'EURUSD' })).toBe('35,0 pips');
     expect(formatExcursion(12.25, { category: 'Forex', u_symbol: 'USDJPY' })).toBe('12,3 pips');
   });
@@ -50,7 +50,7 @@ describe('LivePositions on a phone', () => {
     expect(face.querySelector('.ui-trade-note')?.textContent).toBe('Master FX');
   });
 
-  it('opens the SPEC columns in place on a tap; a read-only user gets no Edit or Close', async () => {
+  it('opens the product’s columns in place on a tap; a read-only user gets no Edit or Close', async () => {
     const user = userEvent.setup();
     render(<LivePositions positions={rows} canWrite={false} wide={false} label="FX trades positions" />);
     const eurusd = screen.getAllByRole('listitem')[2] as HTMLElement;

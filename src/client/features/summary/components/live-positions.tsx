@@ -18,7 +18,7 @@ import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
 
 export const NO_LIVE_POSITIONS = 'No live positions to display.';
 
-/** Identity of a position (SPEC §3): account name, symbol and type. */
+/** Identity of a position (docs/product.md#fields): account name, symbol and type. */
 export const positionKey = (p: Pick<Position, 'account_name' | 'u_symbol' | 'type'>): string =>
   `${p.account_name}|${p.u_symbol}|${p.type}`;
 
@@ -68,7 +68,7 @@ export const LIVE_POSITION_CSV_COLUMNS: readonly CsvColumn<Position>[] = [
   { title: 'Median MFE', value: (p) => excursionValue(p.medianMfe, p) },
 ];
 
-/** Column headers with their 700 ms tooltips (SPEC §2): a description and an example. */
+/** Column headers with their 700 ms tooltips (docs/product.md#screens): a description and an example. */
 export const COLUMN_HELP: Record<string, { label: string; help: TooltipContent }> = {
   date: { label: 'Date', help: { description: 'When the position was opened (your time zone).', example: '05/03/2026 14:07' } },
   ins: { label: 'Ins/Dir', help: { description: 'Instrument and direction, with the account holding it.', example: 'EURUSD Buy' } },
@@ -105,7 +105,7 @@ export interface LivePositionsProps {
   label: string;
   /** Height of the table's scrolling body; rows are virtualised inside it when there are many. */
   maxHeight?: string;
-  /** The feed's failure (SPEC §8) while it is down: a banner above the last rows, with a Retry. */
+  /** The feed's failure (docs/product.md#errors) while it is down: a banner above the last rows, with a Retry. */
   feedError?: string | null;
 }
 
@@ -296,7 +296,7 @@ function positionFace(p: Position): TradeFace {
   };
 }
 
-/** What a tap opens: the table's other columns, under their labels (SPEC §2). */
+/** What a tap opens: the table's other columns, under their labels (docs/product.md#screens). */
 function positionDetails(p: Position): TradeDetail[] {
   return [
     { key: 'date', label: 'Date', value: formatDateFr(p.time), wide: true },
@@ -403,7 +403,7 @@ const LiveCard = memo(
   (a, b) => a.canWrite === b.canWrite && a.onEdit === b.onEdit && a.onClose === b.onClose && sameShown(a.p, b.p),
 );
 
-/** The live positions table (desktop) or swipeable cards (phones), SPEC §2. */
+/** The live positions table (desktop) or swipeable cards (phones), docs/product.md#screens. */
 export function LivePositions({ feedError, ...props }: LivePositionsProps) {
   // The banner comes and goes before the rows, which keep their state (open details, a slid card).
   return (

@@ -27,7 +27,7 @@ export interface TradesPanelProps {
   onClose: (p: Position) => void;
 }
 
-/** FX or Equity live positions, expandable to a full-screen overlay (SPEC §2). */
+/** FX or Equity live positions, expandable to a full-screen overlay (docs/product.md#screens). */
 export const TradesPanel = memo(function TradesPanel({ title, positions, feedError, canWrite, wide, onEdit, onClose }: TradesPanelProps) {
   const [expanded, setExpanded] = useState(false);
   const portfolio = useSinglePortfolio();

@@ -28,7 +28,7 @@ interface EditProps {
   onDone: () => void;
 }
 
-/** TP/SL editor with MAE/MFE suggestions and the cover button (SPEC §2, §4, §5). */
+/** TP/SL editor with MAE/MFE suggestions and the cover button (docs/product.md#screens, §4, §5). */
 export function EditPositionModal({ position, selected, portfolio, onDone }: EditProps) {
   const toast = useToast();
   const [tp, setTp] = useState(() => priceText(selected.tp));
@@ -70,7 +70,7 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
     }
     const takeProfit = parseDecimalInput(tp);
     const stopLoss = parseDecimalInput(sl);
-    // SPEC §5: nothing is sent unless both parse as numbers.
+    // docs/product.md#validation: nothing is sent unless both parse as numbers.
     if (takeProfit === null || stopLoss === null) return;
     setError(null);
     mutation.mutate({ take_profit: takeProfit, stop_loss: stopLoss });
@@ -157,7 +157,7 @@ interface CloseProps {
   onDone: () => void;
 }
 
-/** Close confirmation (SPEC §2, §4). */
+/** Close confirmation (docs/product.md#screens, §4). */
 export function ClosePositionModal({ position, selected, portfolio, onDone }: CloseProps) {
   const toast = useToast();
   const [error, setError] = useState<string | null>(null);

@@ -33,7 +33,7 @@ export function stackStarts(values: readonly number[]): number[] {
   return out;
 }
 
-/** Volumes per broker in EUR as a segmented bar drawn with visx (SPEC §1: the dashboard's section header). */
+/** Volumes per broker in EUR as a segmented bar drawn with visx (docs/product.md#purpose: the dashboard's section header). */
 export function VolumeBar({ segments, total, label }: { segments: readonly BarSegment[]; total: number; label: string }) {
   if (segments.length === 0 || total <= 0) return <p className="summary-sub">No open volume.</p>;
   const x = Scale.scaleLinear({ domain: [0, total], range: [0, 100] });
@@ -109,7 +109,7 @@ export function SectionHeader({ title, totalAmount, barSegments, masterId, canWr
   );
 }
 
-/** A master's allowed pairs (SPEC §4 pair toggle), sent to allowed-pairs on every change. */
+/** A master's allowed pairs (docs/product.md#states pair toggle), sent to allowed-pairs on every change. */
 export function PairsSelector({ masterId }: { masterId: string }) {
   const client = useQueryClient();
   const toast = useToast();
@@ -128,7 +128,7 @@ export function PairsSelector({ masterId }: { masterId: string }) {
   // Reserve the selector's place while the rules load, so the section does not grow under the reader.
   if (!rule) return rules.isPending ? <div className="summary-pairs summary-pairs-pending" aria-hidden="true" /> : null;
   const universe = pairsOfMarket(rule.market_type);
-  // The equity pair list is empty (SPEC §3): nothing to choose for an equity master.
+  // The equity pair list is empty (docs/product.md#fields): nothing to choose for an equity master.
   if (universe.length === 0) return null;
   const allowed = pending ?? rule.allowed_pairs;
   const selection = selectionFromAllowed(allowed);
@@ -139,7 +139,7 @@ export function PairsSelector({ masterId }: { masterId: string }) {
       <DropdownMenu label={`Pairs of ${rule.account_name}`} trigger={`Pairs ${enabledCount}/${universe.length}`} maxHeight={400} align="left">
         <ul className="summary-pair-list">
             {universe.map((pair) => {
-              // SPEC §4: an enabled pair is copied long; a disabled one has no position (null).
+              // docs/product.md#states: an enabled pair is copied long; a disabled one has no position (null).
               const position = selection.find((item) => item.name === pair && item.enabled)?.position ?? null;
               return (
               <li key={pair} data-position={position ?? 'null'}>
