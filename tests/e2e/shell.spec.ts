@@ -200,17 +200,20 @@ function storedOnDevice(page: Page) {
   });
 }
 
+/** The real-time NAV's call, as the NAV screen makes it (the server picks the portfolio's accounts). */
+const NAV_INFO = '/api/brokers/accounts/info?nav_portfolio=Consolidated+Portfolio';
+
 /** Asks for the real-time NAV with a key, as anyone holding it could: what comes back, and whether from the device's store. */
 function replayNav(page: Page, apiKey: string) {
-  return page.evaluate(async (key) => {
+  return page.evaluate(async ([key, url]) => {
     try {
-      const response = await fetch('/api/brokers/accounts/info', { headers: { 'x-api-key': key } });
+      const response = await fetch(url, { headers: { 'x-api-key': key } });
       const body = (await response.json()) as { data?: unknown[] };
       return { status: response.status, stored: response.headers.has('x-offline-data-from'), rows: body.data?.length ?? 0 };
     } catch {
       return 'no data';
     }
-  }, apiKey);
+  }, [apiKey, NAV_INFO] as const);
 }
 
 /**
@@ -228,7 +231,7 @@ test('offline: the shell, the last NAV rows and alerts come from the device; onl
   context,
 }) => {
   const key = await apiKey(page.request, 'admin');
-  const info = (await (await page.request.get('/api/brokers/accounts/info', { headers: { 'x-api-key': key } })).json()) as {
+  const info = (await (await page.request.get(NAV_INFO, { headers: { 'x-api-key': key } })).json()) as {
     data: { account_name: string; balance: number; teiko_category: string }[];
   };
   // A row the Consolidated NAV shows by docs/product.md#validation: a consolidate account with a balance.
