@@ -6,7 +6,7 @@ import { OFFLINE_API_PATHS } from './offline-api.ts';
 // GET of the one endpoint table, so a renamed route cannot silently stop being kept offline.
 describe('the calls kept for offline reading', () => {
   it('are GET endpoints of the shared table', () => {
-    const gets = new Set(Object.values(endpoints).filter((e) => e.method === 'GET').map((e) => e.path));
+    const gets = new Set<string>(Object.values(endpoints).filter((e) => e.method === 'GET').map((e) => e.path));
     expect(OFFLINE_API_PATHS.filter((p) => !gets.has(p))).toEqual([]);
     expect(OFFLINE_API_PATHS).toEqual([
       endpoints.accountsInfo.path,
