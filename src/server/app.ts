@@ -43,6 +43,10 @@ import { healthRoutes } from './ops/health-routes.ts';
 import { metricsPlugin } from './ops/metrics.ts';
 import { auditRoutes } from './ops/audit-routes.ts';
 import { clientConfigRoutes } from './routes/client-config-routes.ts';
+import { pushRoutes } from './routes/push-routes.ts';
+import { PushService } from './push/push-service.ts';
+import { PushDispatcher } from './push/dispatcher.ts';
+import { DEFAULT_PUSH_SERVICE_ORIGINS } from './push/rules.ts';
 import { awaitsDemo, seedDemoUsers, DEMO_USERS } from './demo/demo-users.ts';
 
 declare module 'fastify' {
@@ -64,6 +68,9 @@ declare module 'fastify' {
     redisState: () => { ok: boolean; message?: string } | undefined;
     /** Every route registered (method and routed URL pattern): for tests that walk the whole API. */
     routeList: { method: string; url: string }[];
+    /** Web Push: subscriptions and the VAPID identity; the dispatcher posts alerts from the leader. */
+    push: PushService;
+    pushDispatcher: PushDispatcher;
   }
 }
 
@@ -238,6 +245,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(metricsPlugin);
   await app.register(auditRoutes, { db });
   await app.register(clientConfigRoutes, { settings: config.client });
+  const push = new PushService(db, config.push ?? { serviceOrigins: DEFAULT_PUSH_SERVICE_ORIGINS, subject: 'mailto:operator@copy-monitor.invalid' });
+  const pushDispatcher = new PushDispatcher(db, push, () => market.isLeader, app.log);
+  app.decorate('push', push);
+  app.decorate('pushDispatcher', pushDispatcher);
+  await app.register(pushRoutes, { push });
+  pushDispatcher.start();
+  app.addHook('onClose', () => pushDispatcher.stop());
   // A session that ends (sign-out, a disabled user, a new password, expiry) loses its sockets within
   // a second, whichever process ended it: the open sockets' sessions are checked against the database.
   const sweep = setInterval(() => {

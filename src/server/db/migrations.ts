@@ -551,6 +551,8 @@ export const MIGRATIONS: readonly Migration[] = [
         p256dh TEXT NOT NULL,
         auth TEXT NOT NULL,
         created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        -- A device receives the alerts recorded after it subscribed, not a burst of older ones.
+        from_alert_id BIGINT NOT NULL DEFAULT 0,
         last_sent_at TIMESTAMPTZ
       );
       CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);

@@ -21,13 +21,17 @@ export interface PushSubscriptionRow {
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** The newest alert when it subscribed: only later ones are pushed to it. */
+  fromAlertId: number;
 }
 
 /** Keeps a browser's subscription for this user (a device that changed hands moves to its new user). */
 export async function saveSubscription(q: Queryable, userId: number, s: { endpoint: string; p256dh: string; auth: string }): Promise<void> {
   await q.query(
-    `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth`,
+    `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, from_alert_id)
+     VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(id), 0) FROM alerts))
+     ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+       from_alert_id = CASE WHEN push_subscriptions.user_id = EXCLUDED.user_id THEN push_subscriptions.from_alert_id ELSE EXCLUDED.from_alert_id END`,
     [userId, s.endpoint, s.p256dh, s.auth],
   );
 }
@@ -68,11 +72,20 @@ export interface Recipient extends PushSubscriptionRow {
 }
 
 export async function recipients(q: Queryable): Promise<Recipient[]> {
-  const rows = await q.query<{ id: number; user_id: number; endpoint: string; p256dh: string; auth: string; portfolio_auth: string[]; push_kinds: string[] | null }>(
-    `SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth, u.portfolio_auth, u.push_kinds
+  const rows = await q.query<{ id: number; user_id: number; endpoint: string; p256dh: string; auth: string; from_alert_id: string; portfolio_auth: string[]; push_kinds: string[] | null }>(
+    `SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth, s.from_alert_id, u.portfolio_auth, u.push_kinds
        FROM push_subscriptions s JOIN users u ON u.id = s.user_id WHERE u.status = 'active' ORDER BY s.id`,
   );
-  return rows.map((r) => ({ id: r.id, userId: r.user_id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, portfolioAuth: r.portfolio_auth, kinds: r.push_kinds }));
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    endpoint: r.endpoint,
+    p256dh: r.p256dh,
+    auth: r.auth,
+    fromAlertId: Number(r.from_alert_id),
+    portfolioAuth: r.portfolio_auth,
+    kinds: r.push_kinds,
+  }));
 }
 
 export interface PendingAlert {

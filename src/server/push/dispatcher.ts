@@ -77,6 +77,7 @@ export class PushDispatcher {
       for (const alert of alerts) {
         if (nowS - alert.at > this.options.maxAgeS) continue;
         for (const user of users) {
+          if (alert.id <= user.fromAlertId) continue;
           const kind = pushFor(alert, user);
           if (kind === null) continue;
           const notice = noticeOf({ ...alert, type: kind });

@@ -41,7 +41,7 @@ describe('who receives an alert on their phone', () => {
   });
 
   it('never a user who may not see the account', () => {
-    expect(pushFor({ ...drawdownOnGlobalFx, teikoCategory: 'sma' }, fxInvestor)).toBeNull();
+    expect(pushFor({ ...drawdownOnGlobalFx, teikoCategory: 'SMA' }, fxInvestor)).toBeNull();
     expect(pushFor({ ...drawdownOnGlobalFx, teikoCategory: null }, fxInvestor)).toBeNull();
   });
 
