@@ -1,6 +1,8 @@
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { usePortfolio } from './portfolio.ts';
 
+const SHORT_NAMES: Partial<Record<string, string>> = { 'Consolidated Portfolio': 'Consolidated' };
+
 /** Top bar dropdown 'Select Portfolio': the user's authorised portfolios (docs/product.md#screens). */
 export function PortfolioSelect() {
   const { portfolio, choices, setPortfolio } = usePortfolio();
@@ -17,6 +19,12 @@ export function PortfolioSelect() {
       onChange={setPortfolio}
       align="right"
       className="portfolio-select"
+      // Phones show the short name ('Consolidated'), so the top bar never cuts it.
+      renderValue={(o) => (
+        <span className="portfolio-name" data-short={SHORT_NAMES[o.value]}>
+          {o.label}
+        </span>
+      )}
     />
   );
 }

@@ -388,7 +388,7 @@ export function CopyPage() {
               itemKey={(f) => f.account_id}
               face={(f) => ({
                 title: <FollowerCardTitle f={f} />,
-                subtitle: f.is_copy ? `${f.copied} copied · ${f.missed} missed · ${fmt(f.avg_entry_slippage_pips, 2, ' pips')}` : 'Not a copy account',
+                subtitle: f.is_copy ? `${f.copied} copied · ${f.missed} missed · slippage ${fmt(f.avg_entry_slippage_pips, 2, ' pips')}` : 'Not a copy account',
                 figure: points(f.tracking_difference),
                 tone: f.tracking_difference ?? 0,
               })}
@@ -414,7 +414,7 @@ export function CopyPage() {
             <CardList
               items={brokers}
               itemKey={(b) => b.broker_name}
-              face={(b) => ({ title: `${b.rank}. ${b.broker_name}`, subtitle: `${b.trades} copies · ${fmt(b.avg_delay_ms, 0, ' ms')} avg delay`, figure: fmt(b.avg_entry_slippage_pips, 2, ' pips'), tone: -(b.avg_entry_slippage_pips ?? 0) })}
+              face={(b) => ({ title: `${b.rank}. ${b.broker_name}`, subtitle: `${b.trades} copies · ${fmt(b.avg_delay_ms, 0, ' ms')} avg delay`, figure: `Slippage ${fmt(b.avg_entry_slippage_pips, 2, ' pips')}`, tone: -(b.avg_entry_slippage_pips ?? 0) })}
               fields={columnsToFields(BROKER_COLUMNS).slice(2)}
               label="Brokers by copy quality"
               emptyText="No copy in this period."

@@ -25,7 +25,7 @@ function shortMonth(key: string): string {
   return new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(date);
 }
 
-const tickLabel = { fill: 'var(--text-2)', fontSize: 11, fontFamily: 'inherit' };
+const tickLabel = { fill: 'var(--text-2)', fontSize: 12, fontFamily: 'inherit' };
 
 /**
  * 'Monthly Rebates Analysis' (docs/product.md#screens): bars per portfolio and currency by month on the left axis,

@@ -194,6 +194,10 @@ function SummaryScreen({ stage }: { stage: number }) {
   const placeholders = mode === 'all' ? 1 : accountsLoading ? 1 : Math.max(1, masters.length);
 
   const bothPanels = panels.fx && panels.equity;
+  // On a phone the positions come first: the master sections follow the trades.
+  const mastersPanel = (
+    <MastersPanel sections={sections} placeholders={placeholders} portfolio={portfolio} mode={mode} onMode={setMode} canWrite={canWrite} />
+  );
 
   return (
     <div className="summary">
@@ -203,7 +207,7 @@ function SummaryScreen({ stage }: { stage: number }) {
 
       {stage >= 1 ? <BridgeHealthLine portfolio={portfolio} /> : null}
 
-      <MastersPanel sections={sections} placeholders={placeholders} portfolio={portfolio} mode={mode} onMode={setMode} canWrite={canWrite} />
+      {wide ? mastersPanel : null}
 
       <div className="summary-toolbar">
         <label className="summary-switch">
@@ -224,6 +228,8 @@ function SummaryScreen({ stage }: { stage: number }) {
           <TradesPanel title="Equity trades" positions={equityRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} />
         ) : null}
       </div>
+
+      {wide ? null : mastersPanel}
 
       {stage >= 2 ? (
         <ExecutionPanel

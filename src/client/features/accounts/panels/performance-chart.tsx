@@ -126,7 +126,7 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
               stroke="var(--border)"
               tickStroke="var(--border)"
               tickFormat={(v) => axisValue(Number(v), percent)}
-              tickLabelProps={{ fill: 'var(--muted)', fontSize: 11, textAnchor: 'end', dx: -4, dy: '0.33em' }}
+              tickLabelProps={{ fill: 'var(--muted)', fontSize: 12, textAnchor: 'end', dx: -4, dy: '0.33em' }}
             />
             <AxisBottom
               top={innerHeight}
@@ -135,7 +135,7 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
               stroke="var(--border)"
               tickStroke="var(--border)"
               tickFormat={(v) => formatAxisDate((v instanceof Date ? v.getTime() : Number(v)) / 1000)}
-              tickLabelProps={{ fill: 'var(--muted)', fontSize: 11, textAnchor: 'middle' }}
+              tickLabelProps={{ fill: 'var(--muted)', fontSize: 12, textAnchor: 'middle' }}
             />
             {activePoint ? (
               <g pointerEvents="none">

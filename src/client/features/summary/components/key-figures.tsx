@@ -16,6 +16,8 @@ const eur = (value: number | null) => (value === null ? MISSING_VALUE : formatMo
 export const KeyFigures = memo(function KeyFigures({ accounts, portfolio }: { accounts: readonly Account[] | undefined; portfolio: string }) {
   const losses = useQuery(accountQueries.historicalLosses());
   const figures = useMemo(() => (accounts ? portfolioKeyFigures(accounts, losses.data) : null), [accounts, losses.data]);
+  // The realised P/L waits for its own answer: no 0,00 € before the figure.
+  const realised = losses.data ? figures : null;
   return (
     <section className="summary-panel summary-key-figures" aria-label={`Key figures of ${portfolio}`} aria-busy={figures === null}>
       <FigureList
@@ -23,8 +25,8 @@ export const KeyFigures = memo(function KeyFigures({ accounts, portfolio }: { ac
         figures={[
           { label: 'Equity', value: figures ? eur(figures.equity) : MISSING_VALUE, raw: figures?.equity },
           { label: 'Floating P/L', value: figures ? eur(figures.floatingPnl) : MISSING_VALUE, tone: toneOf(figures?.floatingPnl), raw: figures?.floatingPnl },
-          { label: 'P/L 24 hours', value: eur(figures?.pnl24Hours ?? null), tone: toneOf(figures?.pnl24Hours), raw: figures?.pnl24Hours },
-          { label: 'P/L 7 days', value: eur(figures?.pnl7Days ?? null), tone: toneOf(figures?.pnl7Days), raw: figures?.pnl7Days },
+          { label: 'P/L 24 hours', value: eur(realised?.pnl24Hours ?? null), tone: toneOf(realised?.pnl24Hours), raw: realised?.pnl24Hours },
+          { label: 'P/L 7 days', value: eur(realised?.pnl7Days ?? null), tone: toneOf(realised?.pnl7Days), raw: realised?.pnl7Days },
         ]}
       />
     </section>
