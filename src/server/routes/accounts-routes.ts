@@ -19,6 +19,7 @@ import type { BrokerAdapter } from '#server/broker/port.ts';
 import { maxDrawdownOf, seriesOf, statsOf } from '#server/analytics/account-analytics.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';
+import { portfolioParam } from '#server/http/portfolio-param.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
@@ -99,8 +100,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
       if (portfolio !== undefined && navPortfolio !== undefined) throw badRequest('Give portfolio or nav_portfolio, not both.');
       // A NAV draws on every portfolio of the caller (its rule borrows accounts of the others); the
       // caller must be authorised for the portfolio itself all the same.
-      const nav = navPortfolio === undefined ? undefined : scopeFor(user, navPortfolio).portfolios[0];
-      const scope = nav === undefined ? scopeFor(user, portfolio) : callerScope(user);
+      const nav = navPortfolio === undefined ? undefined : scopeFor(user, portfolioParam(navPortfolio)).portfolios[0];
+      const scope = nav === undefined ? scopeFor(user, portfolioParam(portfolio)) : callerScope(user);
       const rebates = user.permissions.includes('read_rebate');
       const brokersOnly = request.query.only_broker_name === true;
       const key = JSON.stringify(['accounts/info', scope.categories, rebates, brokersOnly, nav ?? null]);
@@ -267,7 +268,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ db: Database; market: Broke
       const scope = callerScope(user);
       const dateId = request.query.date_id;
       // A NAV draws on every portfolio of the caller; the caller must be authorised for the portfolio itself.
-      const nav = request.query.portfolio === undefined ? undefined : scopeFor(user, request.query.portfolio).portfolios[0];
+      const nav = request.query.portfolio === undefined ? undefined : scopeFor(user, portfolioParam(request.query.portfolio)).portfolios[0];
       const key = JSON.stringify(['historical_infos', scope.categories, dateId ?? null, nav ?? null]);
       return sendCached(answers, key, request, reply, async () => {
         const months = await navMonths(db, scope);

@@ -18,6 +18,7 @@ import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';
+import { portfolioParam } from '#server/http/portfolio-param.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
 
@@ -65,7 +66,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
         response: { 200: endpoints.relations.response, ...errors },
       },
     },
-    async (request) => ({ data: await relationsOf(db, scopeFor(callerOf(request), request.query.portfolio), request.query.include_ended ?? false) }),
+    async (request) => ({ data: await relationsOf(db, scopeFor(callerOf(request), portfolioParam(request.query.portfolio)), request.query.include_ended ?? false) }),
   );
 
   app.post(
@@ -149,7 +150,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
     },
     async (request, reply) => {
       const { portfolio, period } = request.query;
-      const scope = scopeFor(callerOf(request), portfolio);
+      const scope = scopeFor(callerOf(request), portfolioParam(portfolio));
       const one = scope.portfolios.length === 1 ? scope.portfolios[0] : undefined;
       // Ages and agent states move with the clock too: an answer lasts at most HEALTH_BUCKET_MS.
       return sendCached(answers, JSON.stringify(['copy/report', scope.categories, one ?? null, period, bucket()]), request, reply, async () => ({
@@ -168,7 +169,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
       },
     },
     async (request, reply) => {
-      const scope = scopeFor(callerOf(request), request.query.portfolio);
+      const scope = scopeFor(callerOf(request), portfolioParam(request.query.portfolio));
       return sendCached(answers, JSON.stringify(['copy/health', scope.categories, bucket()]), request, reply, async () => ({
         data: await bridgeHealth(db, market.snapshot(), scope, now()),
       }));
@@ -211,7 +212,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, mark
     async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
-      const [portfolio] = scopeFor(user, body.portfolio).portfolios;
+      const [portfolio] = scopeFor(user, portfolioParam(body.portfolio)).portfolios;
       return idempotent(db, request, reply, user.id, async () => {
         await db.transaction(async (tx) => {
           await setRiskLimits(tx, { portfolio: portfolio!, max_drawdown_pct: body.max_drawdown_pct, min_margin_level_pct: body.min_margin_level_pct });

@@ -10,6 +10,7 @@ import { inScope, scopeFor } from '#server/auth/scope.ts';
 import { forbidden, HttpError } from '#server/http/errors.ts';
 import type { LiveHub, Subscription } from '#server/live/live-hub.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
+import { portfolioParam } from '#server/http/portfolio-param.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,7 +70,7 @@ function ownOrigins(host: string | undefined): string[] {
 }
 
 /** The one portfolio a feed shows (the same rule as every HTTP route's, in its 'one' form), or why not. */
-function choosePortfolio(user: SessionUser, requested: string | undefined): Portfolio | { code: number; reason: string } {
+function choosePortfolio(user: SessionUser, requested: Portfolio | undefined): Portfolio | { code: number; reason: string } {
   try {
     return scopeFor(user, requested, 'one').portfolios[0]!;
   } catch (err) {
@@ -158,7 +159,7 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
     { websocket: true, schema: { querystring: liveFeeds.aggregate.query }, preHandler: authenticate },
     (socket, request) =>
       serve(socket, request, (user) => {
-        const portfolio = choosePortfolio(user, request.query.portfolio);
+        const portfolio = choosePortfolio(user, portfolioParam(request.query.portfolio));
         return typeof portfolio === 'string' ? { portfolio, groupBy: 'symbol' } : portfolio;
       }),
   );
@@ -169,7 +170,7 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
     (socket, request) =>
       serve(socket, request, (user) => {
         const q = request.query;
-        const portfolio = choosePortfolio(user, q.portfolio);
+        const portfolio = choosePortfolio(user, portfolioParam(q.portfolio));
         if (typeof portfolio !== 'string') return portfolio;
         const snap = market!.snapshot();
         if (q.aggregate_by === 'account') {

@@ -8,6 +8,7 @@ import type { Database } from '#server/db/database.ts';
 import { listRebates } from '#server/db/rebates-repo.ts';
 import { AnswerCache, sendCached } from '#server/http/answer-cache.ts';
 import type { Changes } from '#server/scale/changes.ts';
+import { portfolioParam } from '#server/http/portfolio-param.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
 
@@ -27,7 +28,7 @@ export const rebatesRoutes: FastifyPluginAsyncZod<{ db: Database; changes: Chang
     },
     async (request, reply) => {
       const { portfolio, group_by } = request.query;
-      const scope = scopeFor(callerOf(request), portfolio);
+      const scope = scopeFor(callerOf(request), portfolioParam(portfolio));
       return sendCached(answers, JSON.stringify(['stats/rebates', scope.categories, group_by]), request, reply, async () => {
         const rows = await listRebates(db, scope, group_by === 'broker');
         return {

@@ -20,6 +20,8 @@ import { idempotent } from '#server/http/idempotency.ts';
 import type { ExcursionCache } from '#server/live/excursion-cache.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { Changes } from '#server/scale/changes.ts';
+import { portfolioParam } from '#server/http/portfolio-param.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
 
@@ -41,7 +43,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
   const instruments = () => market?.snapshot().instruments ?? new Map<string, never>();
 
   /** Open positions matching a by-symbol request inside the caller's (or the named) portfolios. */
-  const matching = (user: SessionUser, body: { category: string; symbol: string; direction: 'long' | 'short'; portfolio?: string | undefined }) => {
+  const matching = (user: SessionUser, body: { category: string; symbol: string; direction: 'long' | 'short'; portfolio?: Portfolio | undefined }) => {
     const snap = requireMarket().market.snapshot();
     const inst = snap.instruments.get(body.symbol);
     if (!inst) throw badRequest(`Unknown symbol: ${body.symbol}`);
@@ -61,7 +63,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
       const user = callerOf(request);
       const body = request.body;
       return idempotent(db, request, reply, user.id, async () => {
-        const targets = matching(user, body);
+        const targets = matching(user, { ...body, portfolio: portfolioParam(body.portfolio) });
         if (targets.length === 0) throw notFound('Position not found.');
         const changed = await requireMarket().copier.modifyStops(
           targets.map((p) => p.id),
@@ -81,7 +83,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { db, m
       const user = callerOf(request);
       const body = request.body;
       return idempotent(db, request, reply, user.id, async () => {
-        const targets = matching(user, body);
+        const targets = matching(user, { ...body, portfolio: portfolioParam(body.portfolio) });
         if (targets.length === 0) throw notFound('Position to close not found.');
         const closed = await requireMarket().copier.close(
           targets.map((p) => p.id),
