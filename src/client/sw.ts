@@ -21,6 +21,7 @@ import {
   type StoredResponse,
 } from './offline/offline-api.ts';
 import { CONFIG_DB, CONFIG_STORE, CONFIG_URL } from './config/config-url.ts';
+import { destinationOf, readNotice } from './push/notice.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -147,4 +148,37 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
       }),
     );
   }
+});
+
+// Alerts pushed by the server (Web Push): shown even when no page of the app is open; a tap opens
+// the alert's screen in an open window of the app, or in a new one.
+self.addEventListener('push', (event: PushEvent) => {
+  const notice = readNotice(event.data?.text() ?? null);
+  event.waitUntil(
+    self.registration.showNotification(notice.title, {
+      body: notice.body,
+      tag: notice.tag,
+      data: { url: notice.url },
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      timestamp: notice.at * 1000,
+    } as NotificationOptions),
+  );
+});
+
+self.addEventListener('notificationclick', (event: NotificationEvent) => {
+  event.notification.close();
+  const path = destinationOf(event.notification.data);
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        await open.navigate(path).catch(() => open.postMessage({ type: 'OPEN', path }));
+        return;
+      }
+      await self.clients.openWindow(path);
+    })(),
+  );
 });

@@ -18,6 +18,7 @@ import { compressPlugin } from './plugins/compress.ts';
 import { databasePlugin } from './plugins/database.ts';
 import { helmetPlugin } from './plugins/helmet.ts';
 import { livePlugin } from './plugins/live.ts';
+import { pushPlugin } from './plugins/push.ts';
 import { routesPlugin } from './plugins/routes.ts';
 import { staticClientPlugin } from './plugins/static-client.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -98,6 +99,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(busPlugin, { config });
     await app.register(brokerPlugin, { ...core(app), factories: options.adapters ?? ADAPTERS });
     await app.register(livePlugin, { ...core(app), market: app.market, feedIntervalMs: config.market.feedIntervalMs, now: config.market.now });
+    await app.register(pushPlugin, { db: app.db, config: config.push, market: app.market });
   } catch (err) {
     await app.close();
     throw err;
@@ -109,7 +111,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await registerOpenApi(app);
   // Before the guard (in routesPlugin): see websocketPlugin.
   await app.register(websocketPlugin, { maxPayload: 64 * 1024, upgradeTimeoutMs: UPGRADE_TIMEOUT_MS });
-  await app.register(routesPlugin, { ...core(app), broker: app.broker, excursions: app.excursions, hub: app.hub, redisState: app.redisState });
+  const runtime = { broker: app.broker, excursions: app.excursions, hub: app.hub, push: app.push, redisState: app.redisState };
+  await app.register(routesPlugin, { ...core(app), ...runtime });
   await app.register(staticClientPlugin, { staticDir: config.staticDir });
   return app;
 }

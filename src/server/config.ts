@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ApiBaseUrl, ClientIntervals, ClientSettings, WsBaseUrl } from '#shared/contract/client-config.ts';
+import type { PushConfig } from './services/push-service.ts';
+import { DEFAULT_PUSH_SERVICE_ORIGINS } from './push/rules.ts';
 
 const Flag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -64,6 +66,20 @@ const Env = z.object({
   FEATURE_PDF_REPORTS: Flag.optional(),
   FEATURE_BRIDGE_TOGGLE: Flag.optional(),
   FEATURE_SERVICE_WORKER: Flag.optional(),
+  /** Comma-separated origins of the push services the server may post to (`https://*.host` for any subdomain); unset: the browsers' own. */
+  PUSH_SERVICE_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v.split(',').map((o) => o.trim()).filter(Boolean)))
+    .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[^/\s*]+$/, 'each origin must look like https://host[:port] or https://*.host')).optional()),
+  /** VAPID keys (base64url, as `npx web-push generate-vapid-keys` prints them); unset: made on first start and kept in the database. */
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a base64url P-256 public key').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a base64url P-256 private key').optional(),
+  /** The contact push services see in the VAPID token: mailto:you@example.com or an https URL. */
+  VAPID_SUBJECT: z.string().regex(/^(mailto:.+@.+|https:\/\/.+)$/, 'must be mailto:address or an https URL').default('mailto:operator@copy-monitor.invalid'),
+}).refine((e) => (e.VAPID_PUBLIC_KEY === undefined) === (e.VAPID_PRIVATE_KEY === undefined), {
+  message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together',
+  path: ['VAPID_PRIVATE_KEY'],
 });
 
 export interface AppConfig {
@@ -88,6 +104,8 @@ export interface AppConfig {
   market: MarketConfig;
   /** What GET /config.json tells the client (its defaults when unset). */
   client?: ClientSettings;
+  /** Web Push (src/server/push); defaults when unset. */
+  push?: PushConfig;
 }
 
 export interface MarketConfig {
@@ -163,5 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       intervals: e.PUBLIC_INTERVALS,
       features: { pdf_reports: e.FEATURE_PDF_REPORTS, bridge_toggle: e.FEATURE_BRIDGE_TOGGLE, service_worker: e.FEATURE_SERVICE_WORKER },
     }),
+    push: {
+      serviceOrigins: e.PUSH_SERVICE_ORIGINS ?? DEFAULT_PUSH_SERVICE_ORIGINS,
+      subject: e.VAPID_SUBJECT,
+      ...(e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { keys: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } } : {}),
+    },
   };
 }

@@ -4,37 +4,25 @@
  * next to the rows taken live (which stay). Migration 14 likewise books the charges, interest, bonuses
  * and other balance operations the books dropped before it.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPglite, openPostgres, type Database } from '#server/db/database.ts';
-import { migrate, MIGRATIONS } from '#server/db/migrations.ts';
+import { migrate } from '#server/db/migrations.ts';
 import { BACKENDS } from './helpers/server.ts';
+import { databaseBefore, type OldDatabase } from './helpers/old-database.ts';
 
 const day = (iso: string) => iso.slice(0, 10);
 
 describe.each(BACKENDS)('migration 10 on stored books (%s)', (backend) => {
-  let db: Database | undefined;
-  let schema: string | undefined;
+  let old: OldDatabase | undefined;
 
   afterEach(async () => {
-    await db?.close();
-    if (schema) {
-      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
+    await old?.drop();
+    old = undefined;
   });
 
   it('books the stored agent commissions as rebate deals and derives NAV from the first deal, keeping live rows', async () => {
-    schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-    db = backend === 'postgres' ? await openPostgres(process.env.TEST_DATABASE_URL!, schema) : await openPglite(null);
     // The database as the versions before 10 left it (the days checked are past for any run from now on).
-    await db.exec('CREATE TABLE schema_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-    for (const m of MIGRATIONS.filter((x) => x.version < 10)) {
-      await db.exec(`BEGIN; ${m.sql}; INSERT INTO schema_migrations (version, name) VALUES (${m.version}, 'v${m.version}'); COMMIT;`);
-    }
+    old = await databaseBefore(backend, 10);
+    const db = old.db;
     await db.exec(`
       INSERT INTO brokers (broker_name, img_path) VALUES ('B', '/b.svg');
       INSERT INTO accounts (account_id, account, account_name, broker_id, server, server_name, teiko_category, currency, balance, source)
@@ -50,7 +38,7 @@ describe.each(BACKENDS)('migration 10 on stored books (%s)', (backend) => {
       INSERT INTO rebates (account_id, month, total_rebate, balance) VALUES (1, '2026-11-01', 12.30, 10158.80);
       INSERT INTO nav_snapshots (account_id, day, balance, equity, taken_at) VALUES (1, '2026-11-22', 10146.50, 10190, '2026-11-23T00:00:00Z');
     `);
-    expect(await migrate(db)).toEqual(MIGRATIONS.filter((x) => x.version >= 10).map((x) => x.version));
+    expect(await migrate(db)).toEqual(old.pending);
     const rebate = await db.query<{ kind: string; amount: number; rebate: number; ticket: number }>("SELECT kind, amount, rebate, ticket FROM deals WHERE kind = 'rebate'");
     expect(rebate).toEqual([{ kind: 'rebate', amount: 12.3, rebate: 12.3, ticket: 4 }]);
     const nav = await db.query<{ account_id: number; day: Date; balance: number; equity: number; derived: boolean }>(
@@ -69,26 +57,16 @@ describe.each(BACKENDS)('migration 10 on stored books (%s)', (backend) => {
 });
 
 describe.each(BACKENDS)('migration 14 on stored books (%s)', (backend) => {
-  let db: Database | undefined;
-  let schema: string | undefined;
+  let old: OldDatabase | undefined;
 
   afterEach(async () => {
-    await db?.close();
-    if (schema) {
-      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
+    await old?.drop();
+    old = undefined;
   });
 
   it('books the stored charges, interest and bonuses the ledger dropped, on the balance where the books hold it, and derives NAV again', async () => {
-    schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-    db = backend === 'postgres' ? await openPostgres(process.env.TEST_DATABASE_URL!, schema) : await openPglite(null);
-    await db.exec('CREATE TABLE schema_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-    for (const m of MIGRATIONS.filter((x) => x.version < 14)) {
-      await db.exec(`BEGIN; ${m.sql}; INSERT INTO schema_migrations (version, name) VALUES (${m.version}, 'v${m.version}'); COMMIT;`);
-    }
+    old = await databaseBefore(backend, 14);
+    const db = old.db;
     await db.exec(`
       INSERT INTO brokers (broker_name, img_path) VALUES ('B', '/b.svg');
       -- Account 1, imported from a statement: its balance is its rows' (deposit 1 000 + a trade netting 100 = 1 100).
@@ -114,7 +92,7 @@ describe.each(BACKENDS)('migration 14 on stored books (%s)', (backend) => {
         (1, '2026-11-23', 1100, 1120, '2026-11-24T00:00:00Z', false),
         (1, '2026-11-24', 1100, 1100, '2026-11-25T00:00:00Z', true);
     `);
-    expect(await migrate(db)).toEqual(MIGRATIONS.filter((x) => x.version >= 14).map((x) => x.version));
+    expect(await migrate(db)).toEqual(old.pending);
     const deals = await db.query<{ account_id: number; kind: string; amount: number; ticket: number; deal_type: number | null }>(
       'SELECT account_id, kind, amount, ticket, deal_type FROM deals ORDER BY account_id, ticket',
     );

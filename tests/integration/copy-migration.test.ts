@@ -3,35 +3,23 @@
  * copy relations, and copies opened then (which named their master position by its row id) stay
  * linked to their master, open and after it closes, even as their terminal keeps echoing that row id.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPglite, openPostgres, type Database } from '#server/db/database.ts';
-import { migrate, MIGRATIONS } from '#server/db/migrations.ts';
+import { migrate } from '#server/db/migrations.ts';
 import { closeReportedPositions, resolveCopies, saveCopyOf } from '#server/db/copy-links-repo.ts';
 import { BACKENDS } from './helpers/server.ts';
+import { databaseBefore, type OldDatabase } from './helpers/old-database.ts';
 
 describe.each(BACKENDS)('migration 9 on stored copies (%s)', (backend) => {
-  let db: Database | undefined;
-  let schema: string | undefined;
+  let old: OldDatabase | undefined;
 
   afterEach(async () => {
-    await db?.close();
-    if (schema) {
-      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    }
+    await old?.drop();
+    old = undefined;
   });
 
   it('moves masters, ratios and equity stops to relations and keeps open copies linked to their masters', async () => {
-    schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-    db = backend === 'postgres' ? await openPostgres(process.env.TEST_DATABASE_URL!, schema) : await openPglite(null);
-    await db.exec('CREATE TABLE schema_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-    for (const m of MIGRATIONS.filter((x) => x.version < 9)) {
-      await db.exec(`BEGIN; ${m.sql}; INSERT INTO schema_migrations (version, name) VALUES (${m.version}, 'v${m.version}'); COMMIT;`);
-    }
+    old = await databaseBefore(backend, 9);
+    const db = old.db;
     // Master 1; follower 2 at 0.5 with the stop field left at 0 (no stop); follower 3 at 2 with a stop
     // of 900 that fired. The master's position (row 1, terminal identifier 5000001) is copied by
     // follower 2's position, whose terminal reported copy_of = 1 (the row id its open command named).
@@ -49,7 +37,7 @@ describe.each(BACKENDS)('migration 9 on stored copies (%s)', (backend) => {
         VALUES (1, NULL, 'EURUSD', 'Buy', 'Forex', 1, 1.1, 1.1, 1.1, 1.1, '2026-11-25T09:00:00Z', 5000001),
                (2, 1, 'EURUSD', 'Buy', 'Forex', 0.5, 1.1, 1.1, 1.1, 1.1, '2026-11-25T09:00:01Z', 7000001);
     `);
-    expect(await migrate(db)).toEqual(MIGRATIONS.filter((x) => x.version >= 9).map((x) => x.version));
+    expect(await migrate(db)).toEqual(old.pending);
 
     const relations = await db.query<{ follower_id: number; sizing: string; sizing_value: number; equity_stop: number | null; stopped: boolean; started: string }>(
       `SELECT follower_id, sizing, sizing_value, equity_stop, equity_stopped_at IS NOT NULL AS stopped, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS started

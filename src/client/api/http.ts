@@ -1,6 +1,7 @@
 import { API_KEY_HEADER, ErrorResponse } from '#shared/contract/common.ts';
 import { endpointPath, endpointQuery, type Endpoint, type EndpointInput, type EndpointOutput } from '#shared/contract/endpoints.ts';
 import { HTTP_TIMEOUT_MS } from '#shared/domain/constants.ts';
+import { noteServerReached, noteServerUnreachable } from '#client/live/reachability.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { isOfflineApiPath, OFFLINE_HEADER } from '#client/offline/offline-api.ts';
 import { offlineStatus } from '#client/offline/offline-status.ts';
@@ -58,8 +59,13 @@ export async function apiRequest<E extends Endpoint>(endpoint: E, call: ApiCall<
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;
+    noteServerUnreachable();
     throw new ApiError(0, NETWORK_ERROR);
   }
+  // The device's offline copy (served by the service worker) is not the server answering.
+  const offlineCopy = isOfflineApiPath(path) && Number(response.headers.get(OFFLINE_HEADER)) > 0;
+  if (offlineCopy) noteServerUnreachable();
+  else if (response.status < 500) noteServerReached();
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     // Only the session that was refused ends (a late 401 for an older key leaves a new sign-in alone).

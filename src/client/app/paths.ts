@@ -1,13 +1,6 @@
-/** Route constants of docs/product.md#screens. */
-export const ROUTES = {
-  home: '/',
-  accounts: '/accounts',
-  copy: '/copy',
-  brokers: '/brokers',
-  login: '/login',
-  nav: '/nav',
-  rebates: '/rebates',
-} as const;
+import { ROUTES } from '#shared/domain/screens.ts';
+
+export { ROUTES };
 
 /** Only a same-origin path may be a post-login destination (no open redirect). */
 export function safeRedirect(target: unknown): string {

@@ -9,6 +9,8 @@ import { clearStoredUserData } from '#client/offline/clear-user-data.ts';
  */
 export async function logout(): Promise<void> {
   if (sessionStore.get()) {
+    // This device stops receiving the user's alerts (while the session can still say so).
+    await import('#client/push/device-push.ts').then((push) => push.turnOffPush()).catch(() => undefined);
     await apiRequest(endpoints.logout, {}).catch(() => undefined);
   }
   sessionStore.clear();

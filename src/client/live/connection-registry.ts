@@ -23,10 +23,14 @@ export function combineConnectivity(statuses: Iterable<LiveStatus>, online: bool
 }
 
 let snapshot: Connectivity = combineConnectivity([], browserOnline);
+/** Date.now() when the live data stopped being live (a feed dropped, the browser went offline); null while live. */
+let staleSince: number | null = null;
 
 function recompute(): void {
   const next = combineConnectivity(feeds.values(), browserOnline);
   if (next === snapshot) return;
+  if (next === 'live' || next === 'idle') staleSince = null;
+  else if (snapshot === 'live' || staleSince === null) staleSince ??= Date.now();
   snapshot = next;
   for (const listener of listeners) listener();
 }
@@ -66,4 +70,9 @@ export function registerFeed(): { report: (status: LiveStatus) => void; unregist
 
 export function useConnectivity(): Connectivity {
   return useSyncExternalStore(subscribe, () => snapshot, () => snapshot);
+}
+
+/** Since when the live data on screen is stale (Date.now() of the drop), or null while it is live. */
+export function useStaleSince(): number | null {
+  return useSyncExternalStore(subscribe, () => staleSince, () => staleSince);
 }

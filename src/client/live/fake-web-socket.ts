@@ -32,7 +32,12 @@ export class FakeWebSocket {
     return FakeWebSocket as unknown as WebSocketCtor;
   }
 
-  send(): void {}
+  /** What the client sent, in order. */
+  sent: string[] = [];
+
+  send(data: string): void {
+    this.sent.push(data);
+  }
 
   close(code?: number): void {
     this.closedWith = code;

@@ -1,5 +1,5 @@
 import { endpoints } from '#shared/contract/endpoints.ts';
-import { decodeServerMessage, LIVE_CLOSE, type LivePath } from '#shared/contract/live.ts';
+import { decodeServerMessage, encodeClientMessage, LIVE_CLOSE, type LivePath } from '#shared/contract/live.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { DEFAULT_ATTEMPTS, reconnectDelay, WS_CONNECT_TIMEOUT_MS } from '#shared/domain/backoff.ts';
 import { ApiError, apiRequest } from '#client/api/http.ts';
@@ -17,6 +17,8 @@ export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'c
 
 export const NO_AUTH_TOKEN = 'No authentication token found';
 export const WS_ERROR = 'WebSocket error';
+/** An open socket that answered nothing, not even a ping, for the heartbeat's whole allowance. */
+export const WS_SILENT = 'WebSocket silent: no answer from the server';
 export const wsClosedMessage = (code: number, reason: string): string => `WebSocket closed: ${code} ${reason}`;
 
 /** Close codes after which retrying cannot help: normal close, then no ticket, forbidden, unknown account or broker. */
@@ -40,19 +42,30 @@ export interface LiveSocketOptions {
   /** Reconnects after an unexpected close (POSITION_FEED_ATTEMPTS for position feeds). */
   maxAttempts?: number;
   onMessage: (positions: Position[], timestamp: number | null) => void;
-  onStatus: (status: LiveStatus, error: string | null) => void;
+  /** `waiting` is true while the feed is down for a reason the network's return may cure (not a refusal for good, not a missing session). */
+  onStatus: (status: LiveStatus, error: string | null, waiting: boolean) => void;
   /** A fresh single-use ticket, or null when there is no session to ask one for. */
   fetchTicket?: (signal: AbortSignal) => Promise<string | null>;
   WebSocketImpl?: WebSocketCtor;
   timers?: Timers;
   /** ws(s)://host; defaults to the page's own origin. */
   baseUrl?: string;
+  /**
+   * Checks an open socket that has been silent: after `idleMs` without a message it sends a ping, and
+   * when nothing arrives within `timeoutMs` more the socket is taken for dead (a network that drops
+   * packets without closing the connection) and replaced like any unexpected close. Off when absent.
+   */
+  heartbeat?: { idleMs: number; timeoutMs: number };
 }
 
 export interface LiveSocket {
   close(): void;
-  /** Resets the attempt count and, unless a socket is open or opening, connects at once. */
-  reconnectNow(): void;
+  /**
+   * Resets the attempt count and, unless a socket is open or opening, connects at once. With
+   * `abandonPending` (the server was just reached) a socket still opening or a ticket still on its way,
+   * begun while the network was down, is dropped and the connect starts over; an open socket stays.
+   */
+  reconnectNow(options?: { abandonPending?: boolean }): void;
 }
 
 /** POST /api/ws-ticket with the session key (docs/architecture.md: the key itself never goes into a URL). */
@@ -129,6 +142,7 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
   let ticketRequest: AbortController | null = null;
   let retryTimer: unknown = null;
   let connectTimer: unknown = null;
+  let heartbeatTimer: unknown = null;
   /** Bumped on every connect so events of an abandoned socket or ticket request are ignored. */
   let generation = 0;
   let status: LiveStatus = 'connecting';
@@ -138,7 +152,8 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
   const report = (next: LiveStatus, error: string | null) => {
     status = next;
     lastError = error;
-    if (!disposed) onStatus(next, error);
+    const waiting = next === 'reconnecting' || (next === 'offline' && !permanentlyRefused && error !== NO_AUTH_TOKEN);
+    if (!disposed) onStatus(next, error, waiting);
   };
 
   const clearTimer = (id: unknown) => {
@@ -148,6 +163,8 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
   const dropSocket = () => {
     clearTimer(connectTimer);
     connectTimer = null;
+    clearTimer(heartbeatTimer);
+    heartbeatTimer = null;
     if (!socket) return;
     const s = socket;
     socket = null;
@@ -226,13 +243,33 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
       if (socket === ws && ws.readyState !== OPEN) retryOrGiveUp(WS_ERROR);
     }, WS_CONNECT_TIMEOUT_MS);
 
+    /** (Re)arms the silence check: a ping after `idleMs` of silence, the socket dropped after `timeoutMs` more. */
+    const watch = () => {
+      const beat = options.heartbeat;
+      if (!beat || socket !== ws) return;
+      clearTimer(heartbeatTimer);
+      heartbeatTimer = timers.setTimeout(() => {
+        if (socket !== ws) return;
+        try {
+          ws.send(encodeClientMessage({ type: 'ping' }));
+        } catch {
+          // A socket that cannot send is about to close; its close event decides.
+        }
+        heartbeatTimer = timers.setTimeout(() => {
+          heartbeatTimer = null;
+          if (socket === ws) retryOrGiveUp(WS_SILENT);
+        }, beat.timeoutMs);
+      }, beat.idleMs);
+    };
     ws.onopen = () => {
       clearTimer(connectTimer);
       connectTimer = null;
       everConnected = true;
       report('live', null);
+      watch();
     };
     ws.onmessage = (event: MessageEvent) => {
+      watch();
       const message = parseLiveMessage(event.data);
       if (!message) return;
       // A feed that delivers is healthy again: the next outage gets the full allowance.
@@ -269,14 +306,17 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
       ticketRequest?.abort();
       ticketRequest = null;
       dropSocket();
-      onStatus('closed', null);
+      onStatus('closed', null, false);
       disposed = true;
     },
-    reconnectNow() {
+    reconnectNow({ abandonPending = false } = {}) {
       if (disposed || permanentlyRefused) return;
       attempts = 0;
-      // An open or opening socket, or a ticket on its way, is left alone.
-      if (socket || ticketRequest) return;
+      // An open socket is left alone; so is one opening, or a ticket on its way, unless abandoned.
+      if (socket?.readyState === OPEN) return;
+      if ((socket || ticketRequest) && !abandonPending) return;
+      ticketRequest?.abort();
+      ticketRequest = null;
       clearTimer(retryTimer);
       retryTimer = null;
       void connect();

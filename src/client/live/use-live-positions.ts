@@ -9,6 +9,7 @@ import {
   type LiveStatus,
 } from './live-socket.ts';
 import { registerFeed } from './connection-registry.ts';
+import { createProbeLoop, onServerRegained } from './reachability.ts';
 
 export interface UseLivePositionsOptions {
   path: LivePath;
@@ -40,12 +41,24 @@ function feedKey(path: LivePath, params: UseLivePositionsOptions['params']): str
 /** A mounted feed as the dropped-feed banner sees it: is it live, when did it last deliver, how to reconnect it. */
 interface FeedHealth {
   live: boolean;
+  /** Down and retrying (or given up after its attempts): what the reachability probe runs for. */
+  down: boolean;
   /** Date.now() of the feed's last message; null before the first. */
   updatedAt: number | null;
-  reconnect: () => void;
+  reconnect: (options?: { abandonPending?: boolean }) => void;
 }
 
 const mountedFeeds = new Set<FeedHealth>();
+
+/** How long an open feed may stay silent before it is pinged, and how long the ping may go unanswered. */
+export const FEED_HEARTBEAT = { idleMs: 10_000, timeoutMs: 5_000 } as const;
+
+// While a feed is down, the server is probed; when it answers after having been unreachable (or any
+// HTTP call does), every dropped feed reconnects at once (src/client/live/reachability.ts).
+const probe = createProbeLoop(() => [...mountedFeeds].some((feed) => feed.down));
+onServerRegained(() => {
+  for (const feed of mountedFeeds) if (!feed.live) feed.reconnect({ abandonPending: true });
+});
 
 /**
  * Reconnects every mounted feed at once, attempts reset, as coming back online does (a feed that is
@@ -80,24 +93,27 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
     const [feedPath, entries] = JSON.parse(feed) as [LivePath, [string, string][]];
     let active = true;
     const connectivity = registerFeed();
-    const health: FeedHealth = { live: false, updatedAt: null, reconnect: () => undefined };
+    const health: FeedHealth = { live: false, down: false, updatedAt: null, reconnect: () => undefined };
     mountedFeeds.add(health);
     const socket = createLiveSocket({
       ...socketOptions,
       path: feedPath,
       params: Object.fromEntries(entries),
       maxAttempts: POSITION_FEED_ATTEMPTS,
+      heartbeat: FEED_HEARTBEAT,
       onMessage: (positions) => {
         health.updatedAt = Date.now();
         if (active) setState((s) => ({ ...(s.feed === feed ? s : { status: 'live', error: null }), feed, positions }));
       },
-      onStatus: (status, error) => {
+      onStatus: (status, error, waiting) => {
         health.live = status === 'live';
+        health.down = waiting;
+        if (waiting) probe.wake();
         connectivity.report(status);
         if (active) setState((s) => ({ positions: s.feed === feed ? s.positions : null, feed, status, error }));
       },
     });
-    health.reconnect = () => socket.reconnectNow();
+    health.reconnect = (options) => socket.reconnectNow(options);
     const stopListening = onConnectivityRegained(() => socket.reconnectNow());
     return () => {
       active = false;

@@ -4,6 +4,7 @@ import { formatDateFr } from '#shared/format/dates.ts';
 import { alertQueries } from '#client/api/queries/alerts.ts';
 import { BottomSheet } from '#client/ui/bottom-sheet.tsx';
 import { Skeleton } from '#client/ui/skeleton.tsx';
+import { PushSettings } from './push-settings.tsx';
 
 /** Newest first, whatever order the server sent (docs/product.md#screens). */
 export function newestFirst(alerts: readonly Alert[]): Alert[] {
@@ -46,6 +47,7 @@ function AlertList() {
 export function NotificationsPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <BottomSheet open={open} onClose={onClose} title="Notifications" className="notifications-panel">
+      <PushSettings />
       <AlertList />
     </BottomSheet>
   );

@@ -534,6 +534,38 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE accounts DROP CONSTRAINT IF EXISTS accounts_source_check;
     `,
   },
+  {
+    version: 16,
+    name: 'Web Push: the VAPID keys, browsers subscribed per user, the kinds each user receives, and how far alerts were pushed',
+    sql: `
+      CREATE TABLE push_keys (
+        id INT PRIMARY KEY CHECK (id = 1),
+        public_key TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE push_subscriptions (
+        id SERIAL PRIMARY KEY,
+        user_id INT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        endpoint TEXT NOT NULL UNIQUE,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        -- A device receives the alerts recorded after it subscribed, not a burst of older ones.
+        from_alert_id BIGINT NOT NULL DEFAULT 0,
+        last_sent_at TIMESTAMPTZ
+      );
+      CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
+      -- NULL: every kind (a user who never chose).
+      ALTER TABLE users ADD COLUMN push_kinds TEXT[];
+      -- The newest alert the push dispatcher has handled; alerts recorded before push existed are not pushed.
+      CREATE TABLE push_cursor (
+        id INT PRIMARY KEY CHECK (id = 1),
+        last_alert_id BIGINT NOT NULL
+      );
+      INSERT INTO push_cursor (id, last_alert_id) SELECT 1, COALESCE(max(id), 0) FROM alerts;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in version order. */

@@ -18,6 +18,7 @@ import { bridgeRoutes } from '#server/routes/bridge-routes.ts';
 import { clientConfigRoutes } from '#server/routes/client-config-routes.ts';
 import { copyRoutes } from '#server/routes/copy-routes.ts';
 import { liveRoutes } from '#server/routes/live-routes.ts';
+import { pushRoutes } from '#server/routes/push-routes.ts';
 import { rebatesRoutes } from '#server/routes/rebates-routes.ts';
 import { tradingRoutes } from '#server/routes/trading-routes.ts';
 import { RedisBus, type Bus } from '#server/scale/bus.ts';
@@ -28,6 +29,7 @@ import { BridgeService } from '#server/services/bridge-service.ts';
 import { CopyService } from '#server/services/copy-service.ts';
 import { LiveService } from '#server/services/live-service.ts';
 import { OpsService } from '#server/services/ops-service.ts';
+import type { PushService } from '#server/services/push-service.ts';
 import { RebatesService } from '#server/services/rebates-service.ts';
 import { TradingService } from '#server/services/trading-service.ts';
 import { busNamespace } from './bus.ts';
@@ -41,6 +43,7 @@ export interface RoutesOptions {
   broker: BrokerStack;
   excursions: ExcursionCache;
   hub: LiveHub;
+  push: PushService;
   redisState: () => { ok: boolean; message?: string } | undefined;
 }
 
@@ -50,7 +53,7 @@ export interface RoutesOptions {
  * after the websocket plugin (the guard marks upgrade requests) and before the static client.
  */
 export const routesPlugin = fp<RoutesOptions>(
-  async (app, { config, db, authStore, bus, changes, broker, excursions, hub, redisState }) => {
+  async (app, { config, db, authStore, bus, changes, broker, excursions, hub, push, redisState }) => {
     const { market, orders } = broker;
     await app.register(authGuard, { store: authStore, agents: async (key) => agentByKeyHash(db, hashToken(key)) });
     const redis = bus instanceof RedisBus ? { redis: { client: bus.client, namespace: busNamespace(config) } } : {};
@@ -70,6 +73,7 @@ export const routesPlugin = fp<RoutesOptions>(
     await app.register(metricsPlugin, { hub, market, bridge, ops });
     await app.register(auditRoutes, { ops });
     await app.register(clientConfigRoutes, { settings: config.client });
+    await app.register(pushRoutes, { push });
   },
   { name: 'routes' },
 );

@@ -38,6 +38,14 @@ import { AllowedPairsBody, AllowedPairsResponse, CopyRulesResponse } from './cop
 import { HistoricalDealsQuery, HistoricalDealsResponse } from './deals.ts';
 import { HistoricalInfosQuery, HistoricalNavResponse } from './nav.ts';
 import { CloseBySymbolBody, SetTpSlBody } from './positions.ts';
+import {
+  PushPreferences,
+  PushPreferencesResponse,
+  PushSubscribedResponse,
+  PushSubscriptionBody,
+  PushUnsubscribeBody,
+  VapidKeyResponse,
+} from './push.ts';
 import { RebatesQuery, RebatesResponse } from './rebates.ts';
 import { MaeMfeQuery, MaeMfeResponse } from './stats.ts';
 
@@ -99,6 +107,13 @@ export const endpoints = {
   copyGrowth: endpoint({ method: 'GET', path: '/api/copy/growth', query: CopyGrowthQuery, response: CopyGrowthResponse }),
   riskLimits: endpoint({ method: 'PUT', path: '/api/risk/limits', body: RiskLimitsBody, response: MessageResponse }),
   equityStop: endpoint({ method: 'PUT', path: '/api/risk/equity-stop', body: EquityStopBody, response: MessageResponse }),
+
+  // Alerts pushed to the caller's phones (Web Push)
+  vapidKey: endpoint({ method: 'GET', path: '/api/push/vapid-public-key', query: NoQuery, response: VapidKeyResponse }),
+  pushSubscribe: endpoint({ method: 'POST', path: '/api/push/subscriptions', body: PushSubscriptionBody, response: PushSubscribedResponse }),
+  pushUnsubscribe: endpoint({ method: 'DELETE', path: '/api/push/subscriptions', body: PushUnsubscribeBody, response: MessageResponse }),
+  pushPreferences: endpoint({ method: 'GET', path: '/api/push/preferences', query: NoQuery, response: PushPreferencesResponse }),
+  setPushPreferences: endpoint({ method: 'PUT', path: '/api/push/preferences', body: PushPreferences, response: PushPreferencesResponse }),
 } as const;
 
 export type Endpoints = typeof endpoints;

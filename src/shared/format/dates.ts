@@ -37,6 +37,13 @@ export function formatDateFr(epochSeconds: number | null | undefined, timeZone?:
   }).format(date);
 }
 
+/** Time of day on a 24-hour clock with seconds, e.g. '14:07:05'. */
+export function formatClock(epochSeconds: number | null | undefined, timeZone?: string): string {
+  const date = toDate(epochSeconds);
+  if (date === null) return MISSING_VALUE;
+  return dateFormat('fr-FR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone }).format(date);
+}
+
 /** French date without time, dd/mm/yyyy, e.g. '05/03/2026'. */
 export function formatDayFr(epochSeconds: number | null | undefined, timeZone?: string): string {
   const date = toDate(epochSeconds);

@@ -6,6 +6,8 @@ import type { Simulator } from '#server/broker/simulated/index.ts';
 import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
 import type { AdapterFactory } from '#server/broker/registry.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
+import type { PushConfig } from '#server/services/push-service.ts';
+import { DEFAULT_PUSH_SERVICE_ORIGINS } from '#server/push/rules.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -26,6 +28,8 @@ export interface TestServerOptions {
   market?: Partial<MarketConfig>;
   /** The broker adapters the server runs (default: the registry's). */
   adapters?: readonly AdapterFactory[];
+  /** Web Push settings (a local push-service stand-in's origin, given keys). */
+  push?: Partial<PushConfig>;
 }
 
 export function testConfig(backend: Backend, options: TestServerOptions = {}): AppConfig {
@@ -44,6 +48,7 @@ export function testConfig(backend: Backend, options: TestServerOptions = {}): A
     auth: { ...DEFAULT_AUTH, ...options.auth },
     // A pinned clock and a manual market: tests step it with simulatorOf(app).tick().
     market: { ...DEFAULT_MARKET, tickMs: 0, feedIntervalMs: 50, autoTrade: false, historyMonths: 3, ...options.market },
+    push: { serviceOrigins: DEFAULT_PUSH_SERVICE_ORIGINS, subject: 'mailto:tests@copy-monitor.invalid', ...options.push },
   };
 }
 

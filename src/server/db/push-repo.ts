@@ -1,0 +1,126 @@
+import type { Queryable } from './database.ts';
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+/** This installation's VAPID keys; the first caller's `generated` keys are kept when none are stored (every instance then reads the same). */
+export async function vapidKeys(q: Queryable, generated: () => VapidKeys): Promise<VapidKeys> {
+  const stored = await q.query<{ public_key: string; private_key: string }>('SELECT public_key, private_key FROM push_keys WHERE id = 1');
+  if (stored[0]) return { publicKey: stored[0].public_key, privateKey: stored[0].private_key };
+  const keys = generated();
+  await q.query('INSERT INTO push_keys (id, public_key, private_key) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [keys.publicKey, keys.privateKey]);
+  const [row] = await q.query<{ public_key: string; private_key: string }>('SELECT public_key, private_key FROM push_keys WHERE id = 1');
+  return { publicKey: row!.public_key, privateKey: row!.private_key };
+}
+
+export interface PushSubscriptionRow {
+  id: number;
+  userId: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** The newest alert when it subscribed: only later ones are pushed to it. */
+  fromAlertId: number;
+}
+
+/** Keeps a browser's subscription for this user (a device that changed hands moves to its new user). */
+export async function saveSubscription(q: Queryable, userId: number, s: { endpoint: string; p256dh: string; auth: string }): Promise<void> {
+  await q.query(
+    `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, from_alert_id)
+     VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(id), 0) FROM alerts))
+     ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+       from_alert_id = CASE WHEN push_subscriptions.user_id = EXCLUDED.user_id THEN push_subscriptions.from_alert_id ELSE EXCLUDED.from_alert_id END`,
+    [userId, s.endpoint, s.p256dh, s.auth],
+  );
+}
+
+/** Forgets this user's subscription of that endpoint; whether there was one. */
+export async function deleteSubscription(q: Queryable, userId: number, endpoint: string): Promise<boolean> {
+  return (await q.query('DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2 RETURNING id', [userId, endpoint])).length > 0;
+}
+
+/** Forgets a subscription the push service says is gone (404, 410). */
+export async function dropSubscription(q: Queryable, id: number): Promise<void> {
+  await q.query('DELETE FROM push_subscriptions WHERE id = $1', [id]);
+}
+
+export async function markSent(q: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length) await q.query('UPDATE push_subscriptions SET last_sent_at = now() WHERE id = ANY($1)', [ids]);
+}
+
+export async function countSubscriptions(q: Queryable, userId: number): Promise<number> {
+  const [row] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM push_subscriptions WHERE user_id = $1', [userId]);
+  return row?.n ?? 0;
+}
+
+/** The kinds a user chose, or null when they never chose (every kind). */
+export async function pushKindsOf(q: Queryable, userId: number): Promise<string[] | null> {
+  const [row] = await q.query<{ push_kinds: string[] | null }>('SELECT push_kinds FROM users WHERE id = $1', [userId]);
+  return row?.push_kinds ?? null;
+}
+
+export async function setPushKinds(q: Queryable, userId: number, kinds: readonly string[]): Promise<void> {
+  await q.query('UPDATE users SET push_kinds = $2 WHERE id = $1', [userId, kinds]);
+}
+
+/** Every subscription of an active user, with what the user may see and chose to receive. */
+export interface Recipient extends PushSubscriptionRow {
+  portfolioAuth: string[];
+  kinds: string[] | null;
+}
+
+export async function recipients(q: Queryable): Promise<Recipient[]> {
+  const rows = await q.query<{ id: number; user_id: number; endpoint: string; p256dh: string; auth: string; from_alert_id: string; portfolio_auth: string[]; push_kinds: string[] | null }>(
+    `SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth, s.from_alert_id, u.portfolio_auth, u.push_kinds
+       FROM push_subscriptions s JOIN users u ON u.id = s.user_id WHERE u.status = 'active' ORDER BY s.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    endpoint: r.endpoint,
+    p256dh: r.p256dh,
+    auth: r.auth,
+    fromAlertId: Number(r.from_alert_id),
+    portfolioAuth: r.portfolio_auth,
+    kinds: r.push_kinds,
+  }));
+}
+
+export interface PendingAlert {
+  id: number;
+  type: string;
+  message: string;
+  /** epoch seconds */
+  at: number;
+  accountId: number | null;
+  /** The account's category (null for an alert about the whole system). */
+  teikoCategory: string | null;
+}
+
+/** The alerts after the push cursor (at most `limit`), oldest first. Only the leader reads it. */
+export async function alertsToPush(q: Queryable, limit: number): Promise<{ cursor: number; alerts: PendingAlert[] }> {
+  const [cursor] = await q.query<{ last_alert_id: string }>('SELECT last_alert_id FROM push_cursor WHERE id = 1');
+  const from = Number(cursor?.last_alert_id ?? 0);
+  const rows = await q.query<{ id: string; type: string; message: string; datetime: Date; account_id: number | null; teiko_category: string | null }>(
+    `SELECT al.id, al.type, al.message, al.datetime, al.account_id, a.teiko_category
+       FROM alerts al LEFT JOIN accounts a ON a.id = al.account_id WHERE al.id > $1 ORDER BY al.id LIMIT $2`,
+    [from, limit],
+  );
+  return {
+    cursor: from,
+    alerts: rows.map((r) => ({
+      id: Number(r.id),
+      type: r.type,
+      message: r.message,
+      at: Math.floor(r.datetime.getTime() / 1000),
+      accountId: r.account_id,
+      teikoCategory: r.teiko_category,
+    })),
+  };
+}
+
+export async function advancePushCursor(q: Queryable, lastAlertId: number): Promise<void> {
+  await q.query('UPDATE push_cursor SET last_alert_id = GREATEST(last_alert_id, $1) WHERE id = 1', [lastAlertId]);
+}
