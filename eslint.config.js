@@ -3,6 +3,18 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** A no-restricted-imports pattern: an import by the alias `alias`, or by a relative path (from anywhere under src) through `dirs`. */
+const imports = (alias, dirs, message) => ({ regex: `^(${alias}|(\\.{1,2}/)+(src/)?${dirs})`, message });
+const CLIENT = imports('#client/', 'client/', 'The server, src/shared and the agent never import the client.');
+const SERVER = imports('#server/', 'server/', 'The client and src/shared never import the server.');
+const AGENT = imports('#agent/', 'agent/', 'Only the agent imports the agent.');
+const SERVER_BUT_STATEMENT_READER = imports('#server/(?!import/)', 'server/(?!import/)', 'The agent imports no server code but the statement reader (src/server/import).');
+const DB = imports('#server/db/', '(server/)?db/', 'Routes and the pure core never import the repositories (src/server/db): routes call a service (src/server/services).');
+const ROUTES = {
+  regex: `^(#server/routes/|\\./|(\\.{1,2}/)+(src/)?(server/)?routes/|(\\.{1,2}/)+[^/]*-routes(\\.ts)?$)`,
+  message: 'A feature does not import another\'s routes: share through a service (src/server/services).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist-*/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', '.bench/'] },
   js.configs.recommended,
@@ -28,17 +40,47 @@ export default tseslint.config(
     files: ['scripts/*.mjs', 'eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  // Import zones (docs/architecture.md). Each pattern catches an import by its alias (#server/db/…)
+  // and by a relative path (../db/…, ../../server/db/…). A file in several zones gets the last one's
+  // patterns, so each zone repeats those of the zones it narrows.
   {
     // Imports flow toward src/shared: client and server never import each other.
     files: ['src/client/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['#server/*', '**/server/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER, AGENT] }] },
   },
   {
     files: ['src/server/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['#client/*', '**/client/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] },
+  },
+  {
+    // Routes validate, call a service (src/server/services) and answer: no repository, and no other
+    // feature's routes.
+    files: ['src/server/routes/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, DB, ROUTES] }] },
+  },
+  {
+    files: ['src/server/ops/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, DB] }] },
+  },
+  {
+    // The pure core: rules over values, no storage.
+    files: ['src/server/broker/port.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, DB] }] },
   },
   {
     files: ['src/shared/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['#client/*', '#server/*', 'node:*', 'react', 'pg'] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [CLIENT, SERVER, AGENT, { group: ['node:*', 'react', 'pg'], message: 'src/shared runs in the browser and the server alike.' }] },
+      ],
+    },
+  },
+  {
+    // The terminal agent speaks the ingest API (src/shared/contract); it shares the statement reader
+    // with the server. `simulate` runs the server's simulated market in its own process.
+    files: ['src/agent/**'],
+    ignores: ['src/agent/simulate.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, SERVER_BUT_STATEMENT_READER] }] },
   },
 );

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ApiBaseUrl, ClientIntervals, ClientSettings, WsBaseUrl } from '#shared/contract/client-config.ts';
-import type { PushConfig } from './push/push-service.ts';
+import type { PushConfig } from './services/push-service.ts';
 import { DEFAULT_PUSH_SERVICE_ORIGINS } from './push/rules.ts';
 
 const Flag = z

@@ -1,6 +1,7 @@
 // Parsing and validating the admin CLI's arguments: every bad input becomes one readable line.
 import { PERMISSIONS, type Permission } from '#shared/domain/permissions.ts';
-import { CATEGORIES, CATEGORY_OF, PORTFOLIOS, normalisePortfolio, type Category, type Portfolio } from '#shared/domain/portfolios.ts';
+import { parsePortfolio } from '#shared/domain/portfolio-selection.ts';
+import { CATEGORIES, CATEGORY_OF, PORTFOLIOS, type Category, type Portfolio } from '#shared/domain/portfolios.ts';
 
 /** A refusal the operator reads on one line; exit code 2 for bad input, 1 for what the database refuses. */
 export class CliError extends Error {
@@ -155,7 +156,7 @@ export function portfolios(value: string): Portfolio[] {
   if (names.length === 0) throw invalid(`--portfolios must name at least one portfolio: ${PORTFOLIOS.join(', ')} (or all).`);
   const out = new Set<Portfolio>();
   for (const n of names) {
-    const p = normalisePortfolio(n);
+    const p = parsePortfolio(n);
     if (!p) throw invalid(`Unknown portfolio '${n}': portfolios are ${PORTFOLIOS.join(', ')} (or all).`);
     out.add(p);
   }
@@ -166,7 +167,7 @@ export function portfolios(value: string): Portfolio[] {
 export function category(value: string): Category {
   const exact = CATEGORIES.find((c) => c.toLowerCase() === value.trim().toLowerCase());
   if (exact) return exact;
-  const portfolio = normalisePortfolio(value.trim());
+  const portfolio = parsePortfolio(value.trim());
   if (portfolio) return CATEGORY_OF[portfolio];
   throw invalid(`Unknown category '${value}': categories are ${CATEGORIES.join(', ')}.`);
 }

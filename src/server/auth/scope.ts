@@ -1,6 +1,6 @@
 import { accountInPortfolio } from '#shared/domain/account-scope.ts';
 import { authorisedPortfolios as authorisedPortfoliosOf } from '#shared/domain/portfolio-selection.ts';
-import { CATEGORIES, DEFAULT_PORTFOLIO, normalisePortfolio, type Portfolio } from '#shared/domain/portfolios.ts';
+import { ALL_PORTFOLIOS, CATEGORIES, DEFAULT_PORTFOLIO, type Portfolio, type RebatePortfolio } from '#shared/domain/portfolios.ts';
 import { forbidden } from '#server/http/errors.ts';
 import type { ScopeFilter } from '#server/db/scope-filter.ts';
 import type { SessionUser } from './auth-store.ts';
@@ -30,14 +30,14 @@ export function scopeOfPortfolios(portfolios: readonly Portfolio[]): Scope {
 }
 
 /**
- * The one step from a request's `portfolio` to the caller's scope.
- * - `union` (HTTP reads): absent or 'All' covers every portfolio the caller is authorised for; a
- *   name the product does not know covers nothing.
+ * The one step from a request's `portfolio`, parsed at the edge (src/server/http/portfolio-param.ts),
+ * to the caller's scope.
+ * - `union` (HTTP reads): absent or 'All' covers every portfolio the caller is authorised for.
  * - `one` (a live feed, which shows one portfolio): absent is the Consolidated Portfolio, or the
- *   caller's first one when not authorised for it.
+ *   caller's first one when not authorised for it; 'All' is no portfolio.
  * A portfolio outside the caller's portfolio_auth is refused (403; a socket closes with 4403).
  */
-export function scopeFor(user: SessionUser, requested: string | undefined, mode: 'union' | 'one' = 'union'): Scope {
+export function scopeFor(user: SessionUser, requested: RebatePortfolio | undefined, mode: 'union' | 'one' = 'union'): Scope {
   const allowed = authorisedPortfolios(user);
   if (mode === 'one') {
     if (requested === undefined) {
@@ -45,15 +45,12 @@ export function scopeFor(user: SessionUser, requested: string | undefined, mode:
       if (!p) throw forbidden('Forbidden: no authorised portfolio');
       return scopeOfPortfolios([p]);
     }
-    const p = normalisePortfolio(requested);
-    if (!p || !allowed.includes(p)) throw forbidden(`Forbidden: portfolio '${requested}'`);
-    return scopeOfPortfolios([p]);
+    if (requested === ALL_PORTFOLIOS || !allowed.includes(requested)) throw forbidden(`Forbidden: portfolio '${requested}'`);
+    return scopeOfPortfolios([requested]);
   }
-  if (requested === undefined || requested === 'All') return scopeOfPortfolios(allowed);
-  const portfolio = normalisePortfolio(requested);
-  if (!portfolio) return scopeOfPortfolios([]);
-  if (!allowed.includes(portfolio)) throw forbidden(`Forbidden: you are not authorised for the portfolio '${requested}'.`);
-  return scopeOfPortfolios([portfolio]);
+  if (requested === undefined || requested === ALL_PORTFOLIOS) return scopeOfPortfolios(allowed);
+  if (!allowed.includes(requested)) throw forbidden(`Forbidden: you are not authorised for the portfolio '${requested}'.`);
+  return scopeOfPortfolios([requested]);
 }
 
 /** Every portfolio the caller is authorised for. */

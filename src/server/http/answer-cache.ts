@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 
 /**
- * How @fastify/compress is registered in app.ts (brotli at a fast level, or gzip, above 1 kB):
+ * How @fastify/compress is registered (src/server/plugins/compress.ts: brotli at a fast level, or gzip, above 1 kB):
  * a cached answer is compressed the same way, once, and sent with its content-encoding, which
  * the plugin then leaves alone.
  */

@@ -115,4 +115,11 @@ export async function idempotent<T extends object>(
   return result;
 }
 
+/** `idempotent` bound to a database: what the write routes take, so they never hold the database themselves. */
+export type Idempotent = <T extends object>(request: FastifyRequest, reply: FastifyReply, userId: number, run: () => Promise<T>) => Promise<T>;
+
+export function idempotency(db: Database): Idempotent {
+  return (request, reply, userId, run) => idempotent(db, request, reply, userId, run);
+}
+
 export type AuditFn = (tx: Queryable) => Promise<void>;

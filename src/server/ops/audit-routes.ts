@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditQuery, AuditResponse } from '#shared/contract/audit.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { requirePermission } from '#server/auth/guard.ts';
-import { listAudit } from '#server/db/audit-repo.ts';
-import type { Database } from '#server/db/database.ts';
+import type { OpsService } from '#server/services/ops-service.ts';
 
 /** GET /api/audit: who changed what, newest first, for users with the write permission. */
-export const auditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const auditRoutes: FastifyPluginAsyncZod<{ ops: OpsService }> = async (app, { ops }) => {
   app.get(
     '/api/audit',
     {
@@ -17,25 +16,6 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
         response: { 200: AuditResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
       },
     },
-    async (request) => {
-      const { page, page_size } = request.query;
-      const { rows, total } = await listAudit(db, page_size, (page - 1) * page_size);
-      return {
-        data: rows.map((r) => ({
-          id: Number(r.id),
-          datetime: Math.floor(new Date(r.at).getTime() / 1000),
-          username: r.username,
-          action: r.action,
-          details: isObject(r.detail) ? r.detail : {},
-        })),
-        page,
-        page_size,
-        total,
-      };
-    },
+    async (request) => ops.auditLog(request.query.page, request.query.page_size),
   );
 };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

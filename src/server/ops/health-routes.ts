@@ -1,16 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HealthResponse, ReadyResponse } from '#shared/contract/ops.ts';
-import { checkDatabase } from '#server/db/health-repo.ts';
-
-/** Whether this process runs the market (it holds the leader's lock), and why not. */
-function marketState(app: FastifyInstance): { running: boolean; reason?: string } {
-  if (app.market.isLeader) return { running: true };
-  return { running: false, reason: 'another instance runs the market (this one serves what it publishes and stands by)' };
-}
+import type { OpsService } from '#server/services/ops-service.ts';
 
 /** GET /health (liveness) and GET /ready (readiness), public, for load balancers and orchestrators. */
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ ops: OpsService }> = async (app, { ops }) => {
   app.get(
     '/health',
     {
@@ -30,15 +23,9 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
-      const database = await checkDatabase(app.db);
-      if (!database.ok) app.log.warn({ message: database.message }, 'readiness: database check failed');
-      // The market is reported, not required: without it the server still serves the stored data
-      // (accounts, history, NAV), and a market run by another process is not this one's to wait for.
-      const ready = database.ok;
-      const redis = app.redisState();
-      return reply
-        .status(ready ? 200 : 503)
-        .send({ ready, database: { ...database, kind: app.db.kind }, market: marketState(app), ...(redis ? { redis } : {}) });
+      const answer = await ops.readiness();
+      if (!answer.database.ok) app.log.warn({ message: answer.database.message }, 'readiness: database check failed');
+      return reply.status(answer.ready ? 200 : 503).send(answer);
     },
   );
 };

@@ -3,9 +3,20 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { z } from 'zod';
-import { readBridgeState } from '#server/db/bridge-repo.ts';
+import type { LiveHub } from '#server/live/live-hub.ts';
+import type { BridgeService } from '#server/services/bridge-service.ts';
+import type { OpsService } from '#server/services/ops-service.ts';
 
-type PoolStats = { total: number; idle: number; waiting: number };
+export interface MetricsOptions {
+  /** The live feeds' sockets and broadcasts. */
+  hub: LiveHub;
+  /** The market's ticks (0 without a market in this process). */
+  market: { readonly ticks: number } | null;
+  /** The bridge's state as stored. */
+  bridge: Pick<BridgeService, 'status'>;
+  /** The database pool. */
+  ops: Pick<OpsService, 'poolStats'>;
+}
 
 /** The route label of a request: its routed pattern, never the raw URL (bounded label values). */
 const UNMATCHED = 'unmatched';
@@ -15,7 +26,7 @@ const UNMATCHED = 'unmatched';
  * apps in one process; the global default registry would mix them and refuse duplicate names).
  */
 export const metricsPlugin = fp(
-  async (instance: FastifyInstance) => {
+  async (instance: FastifyInstance, { hub, market, bridge, ops }: MetricsOptions) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const register = new Registry();
     collectDefaultMetrics({ register });
@@ -44,7 +55,7 @@ export const metricsPlugin = fp(
       help: 'Open live-feed websockets',
       registers: [register],
       collect() {
-        this.set(app.hub.socketCount);
+        this.set(hub.socketCount);
       },
     });
     new Counter({
@@ -53,7 +64,7 @@ export const metricsPlugin = fp(
       registers: [register],
       collect() {
         this.reset();
-        this.inc(app.hub.snapshotsSent);
+        this.inc(hub.snapshotsSent);
       },
     });
     // Like prom-client's nodejs_eventloop_lag_p*_seconds (the event loop's delay): over the broadcasts
@@ -65,7 +76,7 @@ export const metricsPlugin = fp(
         labelNames: ['quantile'] as const,
         registers: [register],
         collect() {
-          const h = app.hub.fanout[histogram];
+          const h = hub.fanout[histogram];
           this.reset();
           if (h.count > 0) {
             this.set({ quantile: '0.5' }, h.percentile(50) / 1e9);
@@ -91,7 +102,7 @@ export const metricsPlugin = fp(
       registers: [register],
       collect() {
         this.reset();
-        this.inc(app.market?.ticks ?? 0);
+        this.inc(market?.ticks ?? 0);
       },
     });
     new Gauge({
@@ -100,7 +111,7 @@ export const metricsPlugin = fp(
       registers: [register],
       async collect() {
         try {
-          this.set((await readBridgeState(app.db)).running ? 1 : 0);
+          this.set((await bridge.status()).running ? 1 : 0);
         } catch (err) {
           app.log.warn({ err }, 'metrics: cannot read the bridge state');
           this.set(Number.NaN);
@@ -113,8 +124,7 @@ export const metricsPlugin = fp(
       labelNames: ['state'] as const,
       registers: [register],
       collect() {
-        // Read defensively: only a PostgreSQL database has a pool.
-        const stats = (app.db as { poolStats?: () => PoolStats | undefined }).poolStats?.();
+        const stats = ops.poolStats();
         this.reset();
         if (!stats) return;
         this.set({ state: 'total' }, stats.total);

@@ -8,7 +8,7 @@
 import type { Database } from '#server/db/database.ts';
 import { advancePushCursor, alertsToPush, dropSubscription, markSent, recipients } from '#server/db/push-repo.ts';
 import { noticeOf, urgencyOf } from '#shared/domain/push-alerts.ts';
-import type { PushService } from './push-service.ts';
+import type { PushService } from '#server/services/push-service.ts';
 import { pushFor } from './rules.ts';
 import { sendPush } from './sender.ts';
 

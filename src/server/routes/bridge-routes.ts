@@ -2,37 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { endpoints } from '#shared/contract/endpoints.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
-import { insertAlerts } from '#server/db/alerts-repo.ts';
-import { audit } from '#server/db/audit-repo.ts';
-import { readBridgeState, switchBridge } from '#server/db/bridge-repo.ts';
-import type { Database } from '#server/db/database.ts';
+import type { BridgeService } from '#server/services/bridge-service.ts';
 
-/** Switches the bridge, records an alert and an audit row in one transaction. Returns false when already so. */
-export async function setBridgeState(db: Database, running: boolean, userId: number, username: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const now = new Date();
-    if (!(await switchBridge(tx, running, now))) return false;
-    await insertAlerts(tx, [
-      {
-        type: 'bridge',
-        message: running ? `Data bridge started by ${username}: copying resumed.` : `Data bridge stopped by ${username}: copying paused.`,
-        at: now.getTime() / 1000,
-        accountId: null,
-      },
-    ]);
-    await audit(tx, userId, running ? 'bridge.start' : 'bridge.stop', {});
-    return true;
-  });
-}
-
-export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (running: boolean) => Promise<void> }> = async (
-  app,
-  { db, onChange },
-) => {
+/** The data bridge's state, and switching it (write users; BridgeService). */
+export const bridgeRoutes: FastifyPluginAsyncZod<{ bridge: BridgeService }> = async (app, { bridge }) => {
   const errors = { 401: ErrorResponse, 403: ErrorResponse };
 
   app.get(endpoints.bridgeStatus.path, { schema: { response: { 200: endpoints.bridgeStatus.response, ...errors } } }, async () => {
-    const state = await readBridgeState(db);
+    const state = await bridge.status();
     return { data: { running: state.running, changed_at: Math.floor(state.changedAt.getTime() / 1000) } };
   });
 
@@ -44,9 +21,7 @@ export const bridgeRoutes: FastifyPluginAsyncZod<{ db: Database; onChange?: (run
       endpoint.path,
       { preValidation: requirePermission('write'), schema: { response: { 200: endpoint.response, ...errors } } },
       async (request) => {
-        const user = callerOf(request);
-        const changed = await setBridgeState(db, running, user.id, user.username);
-        if (changed) await onChange?.(running);
+        const changed = await bridge.switch(callerOf(request), running);
         const state = running ? 'started' : 'stopped';
         return { message: changed ? `Bridge ${state}.` : `Bridge already ${state}.` };
       },

@@ -2,21 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import { CommandAnswer, CommandParams, CommandsQuery, CommandsResponse, IngestAnswer, IngestBatch } from '#shared/contract/ingest.ts';
 import { agentOf } from '#server/auth/guard.ts';
-import { agentAccounts } from '#server/db/agents-repo.ts';
-import { answerCommand, takePending } from '#server/db/commands-repo.ts';
-import type { Database } from '#server/db/database.ts';
-import { HttpError, notFound } from '#server/http/errors.ts';
-import type { AgentChannel } from '#server/broker/agent/agent-broker.ts';
-import type { Ingest } from '#server/ingest/ingest.ts';
+import type { IngestService } from '#server/services/ingest-service.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
 
 /**
  * Ingest API v1 (docs/ingest-api.md): terminal agents push their accounts here and
  * fetch their commands by long poll, with their key in x-agent-key. Agents reach only these routes;
- * users' keys do not open them.
+ * users' keys do not open them. IngestService does the work.
  */
-export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest; agents: AgentChannel }> = async (app, { db, ingest, agents }) => {
+export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: IngestService }> = async (app, { ingest }) => {
   app.post(
     '/api/ingest/v1/batches',
     {
@@ -29,13 +24,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
         response: { 200: IngestAnswer, ...errors },
       },
     },
-    async (request) => {
-      const agent = agentOf(request);
-      const answer = await ingest.apply(agent, request.body);
-      // Quotes go through the broker's symbol map, like positions and deals.
-      await agents.reported(await ingest.quotes(agent, request.body));
-      return answer;
-    },
+    async (request) => ingest.applyBatch(agentOf(request), request.body),
   );
 
   app.get(
@@ -48,28 +37,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
         response: { 200: CommandsResponse, ...errors },
       },
     },
-    async (request) => {
-      const agent = agentOf(request);
-      const deadline = Date.now() + request.query.wait * 1000;
-      const accounts = new Map((await agentAccounts(db, agent.id)).map((a) => [a.id, a]));
-      for (;;) {
-        const taken = await takePending(db, agent.id, new Date());
-        if (taken.length || Date.now() >= deadline || request.raw.socket.destroyed) {
-          return {
-            commands: taken.map((c) => ({
-              id: c.id,
-              login: accounts.get(c.account_id)?.account ?? '',
-              server: accounts.get(c.account_id)?.server ?? '',
-              kind: c.kind,
-              payload: c.payload,
-              expires_at: c.expires_at.getTime(),
-            })),
-          };
-        }
-        // Woken when this process queues a command for the agent; every second otherwise.
-        await agents.commandsQueued(agent.id, Math.min(1_000, deadline - Date.now()));
-      }
-    },
+    async (request) => ingest.takeCommands(agentOf(request), request.query.wait, () => request.raw.socket.destroyed),
   );
 
   app.post(
@@ -85,20 +53,6 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ db: Database; ingest: Ingest;
         response: { 200: MessageResponse, ...errors },
       },
     },
-    async (request) => {
-      const agent = agentOf(request);
-      const { state } = request.body;
-      const answered = await answerCommand(db, agent.id, request.params.id, state, request.body.message ?? null, new Date());
-      if (!answered) throw notFound(`No command ${request.params.id} is awaiting this agent's answer.`);
-      const { row, late } = answered;
-      await agents.answered(row.id);
-      if (late) {
-        throw new HttpError(
-          409,
-          `Command ${row.id} expired at ${row.expires_at.toISOString()}: it cannot be answered '${state}' now (a command past its expiry is not run; answer 'expired').`,
-        );
-      }
-      return { message: `Command ${row.id} recorded as ${state}.` };
-    },
+    async (request) => ingest.answerCommand(agentOf(request), request.params.id, request.body),
   );
 };

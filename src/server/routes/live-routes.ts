@@ -3,13 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import '@fastify/websocket';
 import { decodeClientMessage, encodeServerMessage, LIVE_CLOSE, liveFeeds } from '#shared/contract/live.ts';
-import { ambiguousAccountMessage, matchAccountRef } from '#shared/domain/account-ref.ts';
-import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { AuthStore, SessionUser } from '#server/auth/auth-store.ts';
-import { inScope, scopeFor } from '#server/auth/scope.ts';
-import { forbidden, HttpError } from '#server/http/errors.ts';
-import type { LiveHub, Subscription } from '#server/live/live-hub.ts';
-import type { BrokerAdapter } from '#server/broker/port.ts';
+import { forbidden } from '#server/http/errors.ts';
+import { portfolioParam } from '#server/http/portfolio-param.ts';
+import type { LiveService, Refusal } from '#server/services/live-service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,8 +31,7 @@ const MAX_IGNORED_AFTER_CLOSE = 1000;
 
 interface Options {
   store: AuthStore;
-  hub: LiveHub;
-  market: BrokerAdapter | null;
+  live: LiveService;
   /** Origins allowed to open a socket besides the server's own (a browser always sends Origin). */
   allowedOrigins: readonly string[];
 }
@@ -68,17 +64,7 @@ function ownOrigins(host: string | undefined): string[] {
   return host ? [`http://${host}`, `https://${host}`] : [];
 }
 
-/** The one portfolio a feed shows (the same rule as every HTTP route's, in its 'one' form), or why not. */
-function choosePortfolio(user: SessionUser, requested: string | undefined): Portfolio | { code: number; reason: string } {
-  try {
-    return scopeFor(user, requested, 'one').portfolios[0]!;
-  } catch (err) {
-    if (err instanceof HttpError) return { code: WS_CLOSE.forbidden, reason: err.message };
-    throw err;
-  }
-}
-
-export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, hub, market, allowedOrigins }) => {
+export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, live, allowedOrigins }) => {
   // Runs after the query string is validated (a malformed request never spends its ticket) and before
   // the upgrade. A foreign Origin is refused with a plain 403; a missing or bad ticket is told over the
   // socket, with a close code and a reason a browser can read.
@@ -95,7 +81,7 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
       : { code: WS_CLOSE.unauthorized, reason: token ? 'Unauthorized: invalid or expired ticket' : 'No authentication token found' };
   };
 
-  const serve = (socket: WebSocket, request: { liveAuth?: { user: SessionUser } | { code: number; reason: string } }, build: (user: SessionUser) => Subscription | { code: number; reason: string }) => {
+  const serve = (socket: WebSocket, request: { liveAuth?: { user: SessionUser } | Refusal }, open: (user: SessionUser) => Refusal | undefined) => {
     const withinBudget = messageBudget();
     // A client past its budget is told so (4429) and cut off if it does not close within a second or
     // keeps sending; one that does not read its answers is cut off at once. Nothing is queued for it.
@@ -141,53 +127,19 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, h
       socket.close(auth?.code ?? WS_CLOSE.unauthorized, auth?.reason ?? 'Unauthorized');
       return;
     }
-    if (!market) {
-      socket.close(WS_CLOSE.unavailable, 'The data bridge is not connected to any broker');
-      return;
-    }
-    const sub = build(auth.user);
-    if ('code' in sub) {
-      socket.close(sub.code, sub.reason);
-      return;
-    }
-    hub.add(socket, sub, market.snapshot(), { userId: auth.user.id, apiKeyId: auth.user.apiKeyId });
+    const refused = open(auth.user);
+    if (refused) socket.close(refused.code, refused.reason);
   };
 
   app.get(
     liveFeeds.aggregate.path,
     { websocket: true, schema: { querystring: liveFeeds.aggregate.query }, preHandler: authenticate },
-    (socket, request) =>
-      serve(socket, request, (user) => {
-        const portfolio = choosePortfolio(user, request.query.portfolio);
-        return typeof portfolio === 'string' ? { portfolio, groupBy: 'symbol' } : portfolio;
-      }),
+    (socket, request) => serve(socket, request, (user) => live.openAggregate(socket, user, portfolioParam(request.query.portfolio))),
   );
 
   app.get(
     liveFeeds.aggregateBy.path,
     { websocket: true, schema: { querystring: liveFeeds.aggregateBy.query }, preHandler: authenticate },
-    (socket, request) =>
-      serve(socket, request, (user) => {
-        const q = request.query;
-        const portfolio = choosePortfolio(user, q.portfolio);
-        if (typeof portfolio !== 'string') return portfolio;
-        const snap = market!.snapshot();
-        if (q.aggregate_by === 'account') {
-          if (q.account === undefined) return { portfolio, groupBy: 'account' };
-          // Among the portfolio's accounts only: one outside it is answered exactly like an unknown one.
-          const match = matchAccountRef(
-            [...snap.accounts.values()].filter((a) => inScope(a.teiko_category, [portfolio])),
-            q.account,
-          );
-          if ('ambiguous' in match) return { code: WS_CLOSE.notFound, reason: ambiguousAccountMessage(q.account, match.ambiguous) };
-          if ('missing' in match) return { code: WS_CLOSE.notFound, reason: `Account not found: ${q.account}` };
-          return { portfolio, groupBy: 'account', accountId: match.found.id };
-        }
-        if (q.broker_name === undefined) return { portfolio, groupBy: 'broker' };
-        const known = [...snap.accounts.values()].some((a) => a.broker.broker_name === q.broker_name);
-        if (!known) return { code: WS_CLOSE.notFound, reason: `Broker not found: ${q.broker_name}` };
-        // One broker's live trades are listed per account (its Acc and Ser columns).
-        return { portfolio, groupBy: 'account', brokerName: q.broker_name };
-      }),
+    (socket, request) => serve(socket, request, (user) => live.openAggregateBy(socket, user, { ...request.query, portfolio: portfolioParam(request.query.portfolio) })),
   );
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { endpoints } from '#shared/contract/endpoints.ts';
 import { callerOf } from '#server/auth/guard.ts';
-import type { PushService } from '#server/push/push-service.ts';
+import type { PushService } from '#server/services/push-service.ts';
 
 /** Web Push (docs/push.md): any signed-in user subscribes their own devices and chooses their own kinds. */
 export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService }> = async (app, { push }) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parsePortfolio } from './portfolio-selection.ts';
 import { accountInPortfolio, categoriesOfPortfolio } from './account-scope.ts';
 
 describe('account scope of a portfolio', () => {
@@ -13,7 +14,7 @@ describe('account scope of a portfolio', () => {
 
   it('other portfolios cover their own category only', () => {
     expect(accountInPortfolio('global forex', 'Global FX')).toBe(true);
-    expect(accountInPortfolio('global forex', 'Global Forex')).toBe(true);
+    expect(accountInPortfolio('global forex', parsePortfolio('Global Forex'))).toBe(true);
     expect(accountInPortfolio('consolidate', 'Global FX')).toBe(false);
     expect(accountInPortfolio('global equity', 'Global Equity')).toBe(true);
     expect(accountInPortfolio('global forex', 'Global Equity')).toBe(false);
@@ -23,8 +24,8 @@ describe('account scope of a portfolio', () => {
   });
 
   it('All and unknown portfolio names cover nothing', () => {
-    expect(categoriesOfPortfolio('All')).toEqual([]);
-    expect(accountInPortfolio('consolidate', 'All')).toBe(false);
-    expect(accountInPortfolio('SMA', 'sma')).toBe(false);
+    expect(categoriesOfPortfolio(parsePortfolio('All'))).toEqual([]);
+    expect(accountInPortfolio('consolidate', parsePortfolio('All'))).toBe(false);
+    expect(accountInPortfolio('SMA', parsePortfolio('sma'))).toBe(false);
   });
 });

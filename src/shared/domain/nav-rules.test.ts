@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parsePortfolio } from './portfolio-selection.ts';
 import {
   compareMonths,
   defaultNavSort,
@@ -57,7 +58,7 @@ describe('navRowInPortfolio (docs/product.md#validation)', () => {
     expect(navRowInPortfolio(row('global equity', 10), 'Global FX')).toBe(false);
     expect(navRowInPortfolio(row('global equity', 10), 'Global Equity')).toBe(true);
     expect(navRowInPortfolio(row('consolidate', 10), 'Global Equity')).toBe(true);
-    expect(navRowInPortfolio(row('consolidate', 10), 'Global Forex')).toBe(true);
+    expect(navRowInPortfolio(row('consolidate', 10), parsePortfolio('Global Forex'))).toBe(true);
   });
 
   it('SMA and AMC keep only their own rows', () => {
@@ -68,7 +69,7 @@ describe('navRowInPortfolio (docs/product.md#validation)', () => {
   });
 
   it('an unknown portfolio keeps nothing', () => {
-    expect(navRowInPortfolio(row('consolidate', 10), 'All')).toBe(false);
+    expect(navRowInPortfolio(row('consolidate', 10), parsePortfolio('All'))).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Row rules of the NAV page (docs/product.md#validation) and its month keys ('M.YYYY', M from 1 to 12).
  */
-import { normalisePortfolio, CATEGORY_OF } from './portfolios.ts';
+import { CATEGORY_OF, type Portfolio } from './portfolios.ts';
 import { compareValues } from './sorting.ts';
 import { formatMonthYear } from '../format/dates.ts';
 
@@ -29,18 +29,18 @@ export function filterHistoricalNav<T extends { date_id: string; date_day: strin
  * 'global equity' rows with a non-zero balance. Other portfolios: rows of the selection's own
  * category, or, when the selection is Global FX or Global Equity, 'consolidate' rows with a
  * non-zero balance. We read "with non-zero balance" as binding the borrowed rows only, as in the
- * Consolidated sentence: a portfolio's own account stays listed even when empty.
+ * Consolidated sentence: a portfolio's own account stays listed even when empty. No portfolio
+ * (undefined: what 'All' and unknown names parse to) keeps nothing.
  */
-export function navRowInPortfolio(row: { teiko_category: string; balance: number }, portfolio: string): boolean {
-  const name = normalisePortfolio(portfolio);
-  if (name === undefined) return false;
+export function navRowInPortfolio(row: { teiko_category: string; balance: number }, portfolio: Portfolio | undefined): boolean {
+  if (portfolio === undefined) return false;
   const category = row.teiko_category;
   const nonZero = row.balance !== 0;
-  if (name === 'Consolidated Portfolio') {
+  if (portfolio === 'Consolidated Portfolio') {
     return category === 'consolidate' || ((category === 'global forex' || category === 'global equity') && nonZero);
   }
-  const isGlobal = name === 'Global FX' || name === 'Global Equity';
-  return category === CATEGORY_OF[name] || (isGlobal && category === 'consolidate' && nonZero);
+  const isGlobal = portfolio === 'Global FX' || portfolio === 'Global Equity';
+  return category === CATEGORY_OF[portfolio] || (isGlobal && category === 'consolidate' && nonZero);
 }
 
 /** Client-side id of a NAV row, built from account_id, date_id and date_day (docs/product.md#fields). */

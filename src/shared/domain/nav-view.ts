@@ -11,6 +11,7 @@ import {
   navRowId,
   navRowInPortfolio,
 } from './nav-rules.ts';
+import type { Portfolio } from './portfolios.ts';
 
 export interface NavViewRow {
   id: string;
@@ -66,17 +67,17 @@ interface HistoricalRow {
 const currencyOf = (row: { account_currency: string; currency: string }) => row.account_currency || row.currency;
 
 /** The accounts of a portfolio's real-time NAV: zero balances hidden, NAV membership (the server applies it). */
-export function navAccountsOf<T extends { teiko_category: string; balance: number }>(accounts: readonly T[], portfolio: string): T[] {
+export function navAccountsOf<T extends { teiko_category: string; balance: number }>(accounts: readonly T[], portfolio: Portfolio): T[] {
   return filterRealtimeNav(accounts).filter((row) => navRowInPortfolio(row, portfolio));
 }
 
 /** The end-of-day rows of a portfolio's NAV: NAV membership (the server applies it). */
-export function navRowsOf<T extends { teiko_category: string; balance: number }>(rows: readonly T[], portfolio: string): T[] {
+export function navRowsOf<T extends { teiko_category: string; balance: number }>(rows: readonly T[], portfolio: Portfolio): T[] {
   return rows.filter((row) => navRowInPortfolio(row, portfolio));
 }
 
 /** Real-time NAV rows of a portfolio: zero balances hidden, NAV membership, broker then account name. */
-export function realtimeNavRows(accounts: readonly RealtimeAccount[], portfolio: string): NavViewRow[] {
+export function realtimeNavRows(accounts: readonly RealtimeAccount[], portfolio: Portfolio): NavViewRow[] {
   return realtimeViewRows(navAccountsOf(accounts, portfolio));
 }
 
@@ -100,7 +101,7 @@ export function realtimeViewRows(accounts: readonly RealtimeAccount[]): NavViewR
 /** End-of-day NAV rows of a portfolio for one month key and day, broker then account name. */
 export function historicalNavRows(
   rows: readonly HistoricalRow[],
-  portfolio: string,
+  portfolio: Portfolio,
   monthKey: string,
   day: number,
 ): NavViewRow[] {

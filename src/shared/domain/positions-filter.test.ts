@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parsePortfolio } from './portfolio-selection.ts';
 import {
   brokerInPortfolio,
   dashboardPanels,
@@ -34,13 +35,13 @@ describe('equity and forex categories', () => {
 describe('filterPositionsByPortfolio', () => {
   it('Global FX (and its alias Global Forex) keeps Forex positions', () => {
     expect(ids(filterPositionsByPortfolio(positions, 'Global FX'))).toEqual([1]);
-    expect(ids(filterPositionsByPortfolio(positions, 'Global Forex'))).toEqual([1]);
+    expect(ids(filterPositionsByPortfolio(positions, parsePortfolio('Global Forex')!))).toEqual([1]);
   });
   it('Global Equity keeps Equities, Equity and empty-category positions', () => {
     expect(ids(filterPositionsByPortfolio(positions, 'Global Equity'))).toEqual([2, 3, 4]);
   });
   it('other portfolios keep every position, in a new array', () => {
-    for (const portfolio of ['Consolidated Portfolio', 'SMA', 'AMC']) {
+    for (const portfolio of ['Consolidated Portfolio', 'SMA', 'AMC'] as const) {
       const kept = filterPositionsByPortfolio(positions, portfolio);
       expect(ids(kept)).toEqual([1, 2, 3, 4, 5]);
       expect(kept).not.toBe(positions);
@@ -62,7 +63,7 @@ describe('brokerInPortfolio', () => {
   });
   it('Global FX matches global forex and Global Equity matches global equity', () => {
     expect(brokerInPortfolio(['global forex'], 'Global FX')).toBe(true);
-    expect(brokerInPortfolio(['global forex'], 'Global Forex')).toBe(true);
+    expect(brokerInPortfolio(['global forex'], parsePortfolio('Global Forex')!)).toBe(true);
     expect(brokerInPortfolio(['consolidate'], 'Global FX')).toBe(false);
     expect(brokerInPortfolio(['global equity'], 'Global Equity')).toBe(true);
     expect(brokerInPortfolio(['global forex'], 'Global Equity')).toBe(false);

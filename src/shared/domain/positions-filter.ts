@@ -1,5 +1,5 @@
 import { categoriesOfPortfolio } from './account-scope.ts';
-import { normalisePortfolio } from './portfolios.ts';
+import type { Portfolio } from './portfolios.ts';
 
 /** Equity positions carry 'Equities', 'Equity' or an empty category (docs/product.md#fields); null counts as empty. */
 export function isEquityCategory(category: string | null | undefined): boolean {
@@ -14,9 +14,9 @@ export function isForexCategory(category: string | null | undefined): boolean {
 /** Positions shown for a portfolio (docs/product.md#validation): Global FX keeps Forex, Global Equity keeps equities, others keep all. */
 export function filterPositionsByPortfolio<T extends { category: string | null }>(
   positions: readonly T[],
-  portfolio: string,
+  portfolio: Portfolio,
 ): T[] {
-  switch (normalisePortfolio(portfolio)) {
+  switch (portfolio) {
     case 'Global FX':
       return positions.filter((p) => isForexCategory(p.category));
     case 'Global Equity':
@@ -27,7 +27,7 @@ export function filterPositionsByPortfolio<T extends { category: string | null }
 }
 
 /** Broker membership (docs/product.md#validation): Consolidated = consolidate, global forex or global equity; others their own. */
-export function brokerInPortfolio(teikoCategories: readonly string[], portfolio: string): boolean {
+export function brokerInPortfolio(teikoCategories: readonly string[], portfolio: Portfolio): boolean {
   return categoriesOfPortfolio(portfolio).some((category) => teikoCategories.includes(category));
 }
 
@@ -37,11 +37,10 @@ export function brokerInPortfolio(teikoCategories: readonly string[], portfolio:
  * that category (`teiko_category`) exists.
  */
 export function dashboardPanels(
-  portfolio: string,
+  portfolio: Portfolio,
   positions: readonly { category: string | null; teiko_category: string }[],
 ): { fx: boolean; equity: boolean } {
-  const name = normalisePortfolio(portfolio);
-  switch (name) {
+  switch (portfolio) {
     case 'Consolidated Portfolio':
       return { fx: true, equity: true };
     case 'Global FX':
@@ -52,9 +51,7 @@ export function dashboardPanels(
     case 'AMC':
       return {
         fx: true,
-        equity: positions.some((p) => p.teiko_category === name && isEquityCategory(p.category)),
+        equity: positions.some((p) => p.teiko_category === portfolio && isEquityCategory(p.category)),
       };
-    case undefined:
-      return { fx: false, equity: false };
   }
 }

@@ -6,7 +6,7 @@ import type { Simulator } from '#server/broker/simulated/index.ts';
 import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
 import type { AdapterFactory } from '#server/broker/registry.ts';
 import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
-import type { PushConfig } from '#server/push/push-service.ts';
+import type { PushConfig } from '#server/services/push-service.ts';
 import { DEFAULT_PUSH_SERVICE_ORIGINS } from '#server/push/rules.ts';
 
 export type Backend = 'pglite' | 'postgres';

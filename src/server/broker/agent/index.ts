@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Ingest } from '#server/ingest/ingest.ts';
 import { importRoutes } from '#server/routes/import-routes.ts';
 import { ingestRoutes } from '#server/routes/ingest-routes.ts';
+import { ImportService } from '#server/services/import-service.ts';
+import { IngestService } from '#server/services/ingest-service.ts';
 import type { AdapterFactory } from '#server/broker/registry.ts';
 import { AgentBroker } from './agent-broker.ts';
 
@@ -25,8 +27,8 @@ export const agentAdapter: AdapterFactory = {
     });
     const ingest = new Ingest(db, ledger, config.market.now);
     const routes: FastifyPluginAsync = async (app) => {
-      await app.register(ingestRoutes, { db, ingest, agents });
-      await app.register(importRoutes, { db, ingest, agents });
+      await app.register(ingestRoutes, { ingest: new IngestService({ db, ingest, agents }) });
+      await app.register(importRoutes, { imports: new ImportService({ db, ingest, agents }) });
     };
     return { adapter: agents, routes };
   },

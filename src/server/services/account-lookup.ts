@@ -5,8 +5,6 @@ import { findAccountRef, type AccountRef } from '#server/db/accounts-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
 import { badRequest, notFound } from '#server/http/errors.ts';
 
-export type { AccountRef };
-
 /**
  * The account an `account` parameter names among the caller's portfolios: by account_id first, else
  * the one account with that login; a login several of them share is a 400 asking for the

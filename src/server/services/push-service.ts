@@ -1,6 +1,6 @@
 /**
  * Web Push for the alerts that matter: the VAPID identity, the callers' subscriptions and the kinds
- * they receive. The routes call it; the dispatcher (dispatcher.ts) delivers.
+ * they receive. The routes call it; the dispatcher (src/server/push/dispatcher.ts) delivers.
  */
 import type { Database } from '#server/db/database.ts';
 import {
@@ -13,11 +13,11 @@ import {
 } from '#server/db/push-repo.ts';
 import { badRequest } from '#server/http/errors.ts';
 import { PUSH_KINDS, type PushKind } from '#shared/domain/push-alerts.ts';
-import { isAllowedPushEndpoint } from './rules.ts';
-import { generateVapidKeys, type VapidIdentity } from './sender.ts';
+import { isAllowedPushEndpoint } from '#server/push/rules.ts';
+import { generateVapidKeys, type VapidIdentity } from '#server/push/sender.ts';
 
 export interface PushConfig {
-  /** Origins of the push services the server may post to (see rules.ts DEFAULT_PUSH_SERVICE_ORIGINS). */
+  /** Origins of the push services the server may post to (see src/server/push/rules.ts DEFAULT_PUSH_SERVICE_ORIGINS). */
   serviceOrigins: readonly string[];
   /** The VAPID `sub`: a mailto: or https: contact the push services can reach the operator at. */
   subject: string;

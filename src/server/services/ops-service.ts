@@ -1,0 +1,65 @@
+import type { AuditResponse } from '#shared/contract/audit.ts';
+import type { ReadyResponse } from '#shared/contract/ops.ts';
+import { listAudit } from '#server/db/audit-repo.ts';
+import type { Database } from '#server/db/database.ts';
+import { checkDatabase } from '#server/db/health-repo.ts';
+
+export type PoolStats = { total: number; idle: number; waiting: number };
+
+export interface OpsDeps {
+  db: Database;
+  /** Whether this process runs the market (it holds the leader's lock). */
+  market: { readonly isLeader: boolean };
+  /** With REDIS_URL: whether this instance reaches Redis. */
+  redisState: () => { ok: boolean; message?: string } | undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What the operators' routes read (docs/operations.md): readiness, the audit log, the database pool. */
+export class OpsService {
+  constructor(private readonly deps: OpsDeps) {}
+
+  /**
+   * Readiness: the database answers SELECT 1 within 2 s. The market is reported, not required:
+   * without it the server still serves the stored data (accounts, history, NAV), and a market run by
+   * another process is not this one's to wait for.
+   */
+  async readiness(): Promise<ReadyResponse> {
+    const { db, market } = this.deps;
+    const database = await checkDatabase(db);
+    const redis = this.deps.redisState();
+    return {
+      ready: database.ok,
+      database: { ...database, kind: db.kind },
+      market: market.isLeader
+        ? { running: true }
+        : { running: false, reason: 'another instance runs the market (this one serves what it publishes and stands by)' },
+      ...(redis ? { redis } : {}),
+    };
+  }
+
+  /** One page of the audit log of every user, newest first. */
+  async auditLog(page: number, pageSize: number): Promise<AuditResponse> {
+    const { rows, total } = await listAudit(this.deps.db, pageSize, (page - 1) * pageSize);
+    return {
+      data: rows.map((r) => ({
+        id: Number(r.id),
+        datetime: Math.floor(new Date(r.at).getTime() / 1000),
+        username: r.username,
+        action: r.action,
+        details: isObject(r.detail) ? r.detail : {},
+      })),
+      page,
+      page_size: pageSize,
+      total,
+    };
+  }
+
+  /** The PostgreSQL pool's connections (absent on PGlite). Read defensively: only a PostgreSQL database has a pool. */
+  poolStats(): PoolStats | undefined {
+    return (this.deps.db as { poolStats?: () => PoolStats | undefined }).poolStats?.();
+  }
+}
