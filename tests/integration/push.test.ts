@@ -65,9 +65,9 @@ describe.each(BACKENDS)('alerts pushed to phones (%s)', (backend) => {
     const phone = service.browser('investor-phone');
     const tablet = service.browser('manager-tablet');
     const sub1 = await http<{ data: { kinds: string[]; devices: number } }>(server, 'POST', '/api/push/subscriptions', { key: investor, body: phone.subscription });
-    expect(sub1.status).toBe(201);
+    expect(sub1.status).toBe(200);
     expect(sub1.body.data).toEqual({ kinds: ['drawdown', 'margin', 'equity_stop', 'copy', 'ping', 'bridge'], devices: 1 });
-    expect((await http(server, 'POST', '/api/push/subscriptions', { key: manager, body: tablet.subscription })).status).toBe(201);
+    expect((await http(server, 'POST', '/api/push/subscriptions', { key: manager, body: tablet.subscription })).status).toBe(200);
     const before = [countFor('investor-phone'), countFor('manager-tablet')] as const;
 
     expect((await http(server, 'POST', '/api/bridge/stop', { key: admin })).status).toBe(200);
@@ -140,7 +140,7 @@ describe.each(BACKENDS)('alerts pushed to phones (%s)', (backend) => {
     await expect.poll(async () => (await http<{ devices: number }>(server, 'GET', '/api/push/preferences', { key: manager })).body.devices).toBe(0);
 
     const phone = service.browser('investor-phone').subscription;
-    expect((await http(server, 'POST', '/api/push/subscriptions', { key: investor, body: phone })).status).toBe(201);
+    expect((await http(server, 'POST', '/api/push/subscriptions', { key: investor, body: phone })).status).toBe(200);
     const off = await http(server, 'DELETE', '/api/push/subscriptions', { key: investor, body: { endpoint: phone.endpoint } });
     expect(off.status).toBe(200);
     expect((await http<{ devices: number }>(server, 'GET', '/api/push/preferences', { key: investor })).body.devices).toBe(0);

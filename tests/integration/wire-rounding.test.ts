@@ -33,7 +33,7 @@ const KINDS: Record<Kind, readonly string[]> = {
   integer: [
     'id', 'timestamp', 'datetime', 'last_update', 'time', 'win', 'loss', 'return_days', 'date_day', 'count', 'legs', 'opened_at', 'at',
     'from', 'copied', 'missed', 'duplicates', 'manual', 'inferred_links', 'trades', 'last_update_age_s', 'changed_at', 'expires_at',
-    'uptime_s', 'available_dates', 'page', 'page_size', 'total', 'started_at', 'ended_at', 'equity_stopped_at', 'relation_id',
+    'uptime_s', 'available_dates', 'page', 'page_size', 'total', 'started_at', 'ended_at', 'equity_stopped_at', 'relation_id', 'devices',
   ],
 };
 /** A series point's `value` is what its series is. */
@@ -119,6 +119,8 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
       '/api/copy/relations': ['/api/copy/relations', '/api/copy/relations?include_ended=true'],
       '/api/risk/limits': ['/api/risk/limits'],
       '/api/audit': ['/api/audit'],
+      '/api/push/vapid-public-key': ['/api/push/vapid-public-key'],
+      '/api/push/preferences': ['/api/push/preferences'],
       '/health': ['/health'],
       '/ready': ['/ready'],
     };

@@ -16,10 +16,10 @@ export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService }> = async (a
 
   app.post(
     endpoints.pushSubscribe.path,
-    { schema: { body: endpoints.pushSubscribe.body, response: { 201: endpoints.pushSubscribe.response, ...errors } } },
-    async (request, reply) => {
+    { schema: { body: endpoints.pushSubscribe.body, response: { 200: endpoints.pushSubscribe.response, ...errors } } },
+    async (request) => {
       const data = await push.subscribe(callerOf(request).id, request.body);
-      return reply.code(201).send({ message: 'Notifications are on for this device.', data });
+      return { message: 'Notifications are on for this device.', data };
     },
   );
 
