@@ -2,6 +2,8 @@ import type { CopyTrade } from '#shared/analytics/copy-quality.ts';
 import type { LedgerEntry } from '#shared/analytics/series.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'server_down' | 'rejected' | 'no_margin' | 'equity_stop' | 'no_size';
 
@@ -16,7 +18,7 @@ export interface CopyEvent {
   followerAccountId: number;
   masterPositionId: number;
   symbol: string;
-  type: 'Buy' | 'Sell';
+  type: Side;
 }
 
 /**
@@ -107,8 +109,8 @@ export async function tradesOpenedSince(q: Queryable, accountIds: readonly numbe
     id: Number(r[0]),
     accountId: r[1] as number,
     symbol: r[2] as string,
-    type: r[3] as 'Buy' | 'Sell',
-    category: r[4] as 'Forex' | 'Equities',
+    type: r[3] as Side,
+    category: r[4] as Market,
     quantity: Number(r[5]),
     openPrice: Number(r[6]),
     closePrice: Number(r[7]),

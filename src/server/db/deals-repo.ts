@@ -1,6 +1,8 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 /**
  * What a deal row is: a closed trade, a cash flow (a deposit or withdrawal, a broker's bonus among
@@ -15,8 +17,8 @@ export interface DealEntry {
   accountId: number;
   kind: DealKind;
   symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  category: 'Forex' | 'Equities' | null;
+  type: Side | null;
+  category: Market | null;
   quantity: number;
   openPrice: number | null;
   closePrice: number | null;
@@ -73,8 +75,8 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
 export interface DealRecord {
   kind: DealKind;
   symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  category: 'Forex' | 'Equities' | null;
+  type: Side | null;
+  category: Market | null;
   quantity: number;
   open_price: number | null;
   close_price: number | null;
@@ -155,7 +157,7 @@ export async function excursionRows(q: Queryable): Promise<{ symbol: string; tei
 }
 
 /** Symbols of a category the stored deals traded (the instruments known without a broker connected). */
-export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'): Promise<string[]> {
+export async function tradedSymbols(q: Queryable, category: Market): Promise<string[]> {
   const rows = await q.query<{ symbol: string }>(
     "SELECT DISTINCT symbol FROM deals WHERE kind = 'trade' AND category = $1 ORDER BY symbol",
     [category],

@@ -3,6 +3,7 @@ import { categoryOfSymbol, canonicalSymbol } from '#shared/domain/instruments.ts
 import { DEAL_TYPE } from '#shared/contract/ingest.ts';
 import { balanceEffect, dealRole } from '#shared/domain/deal-types.ts';
 import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from '#server/ledger/rules.ts';
+import { oppositeSide, type Side } from '#shared/domain/side.ts';
 
 /** A deal as the broker reported it, its symbol canonical and its time in UTC (epoch seconds). */
 export interface BrokerDeal {
@@ -32,8 +33,7 @@ export const symbolNamer =
   (symbol: string): string =>
     map.get(symbol) ?? canonicalSymbol(symbol);
 const isTrade = (d: BrokerDeal) => dealRole(d.type) === 'trade';
-const sideOf = (d: BrokerDeal): 'Buy' | 'Sell' => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
-const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 'Buy');
+const sideOf = (d: BrokerDeal): Side => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
 const EPSILON = 1e-9;
 
 /**
@@ -58,7 +58,7 @@ export function roundTrips(accountId: number, deals: readonly BrokerDeal[]): Clo
  */
 function positionRoundTrips(accountId: number, deals: readonly BrokerDeal[]): ClosedTrade[] {
   const trades: ClosedTrade[] = [];
-  let side: 'Buy' | 'Sell' | null = null;
+  let side: Side | null = null;
   let openVolume = 0;
   let openValue = 0;
   let openCommission = 0;
@@ -70,7 +70,7 @@ function positionRoundTrips(accountId: number, deals: readonly BrokerDeal[]): Cl
       accountId,
       ticket: d.ticket,
       symbol: d.symbol,
-      type: side ?? opposite(sideOf(d)),
+      type: side ?? oppositeSide(sideOf(d)),
       category: categoryOf(d.symbol),
       quantity: volume,
       openPrice,

@@ -4,6 +4,8 @@ import { netResult } from '#shared/analytics/trade-stats.ts';
 import type { Category } from '#shared/domain/portfolios.ts';
 import type { NewAlert } from '#server/db/alerts-repo.ts';
 import type { DealEntry } from '#server/db/deals-repo.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export type { DealEntry };
 
@@ -86,8 +88,8 @@ export const drawdownAlertMessage = (accountName: string, drawdownPct: number): 
 export interface ClosedTrade {
   accountId: number;
   symbol: string;
-  type: 'Buy' | 'Sell';
-  category: 'Forex' | 'Equities';
+  type: Side;
+  category: Market;
   quantity: number;
   openPrice: number;
   closePrice: number;

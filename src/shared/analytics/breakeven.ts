@@ -1,4 +1,5 @@
 import { roundTo } from './stats.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface BreakevenLeg {
   lots: number;
@@ -14,14 +15,14 @@ export interface AggregateBreakeven {
   breakevenMin: number;
 }
 
-function breakevenOf(type: 'Buy' | 'Sell', price: number, costs: number, lots: number, contractSize: number): number {
+function breakevenOf(type: Side, price: number, costs: number, lots: number, contractSize: number): number {
   const shift = costs / (lots * contractSize);
   return type === 'Buy' ? price - shift : price + shift;
 }
 
 /** VWAP and cost-adjusted breakeven of legs in one symbol and direction, prices to 5 decimals (docs/figures.md B1). */
 export function aggregateBreakeven(
-  type: 'Buy' | 'Sell',
+  type: Side,
   legs: readonly BreakevenLeg[],
   contractSize = 100_000,
 ): AggregateBreakeven | null {

@@ -1,6 +1,8 @@
 import { copySize, lotUnitOf, type CopyTerms } from '#shared/domain/copy-lot.ts';
 import { convert, type EurRates } from '#shared/domain/fx.ts';
-import { instrumentSpec } from '#shared/domain/instruments.ts';
+import { contractSize, instrumentSpec, pipSize, quoteCurrency } from '#shared/domain/instruments.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 import { growthSeries, type LedgerEntry } from './series.ts';
 import { mean } from './stats.ts';
 
@@ -8,9 +10,6 @@ import { mean } from './stats.ts';
  * Copy quality (docs/copy-quality.md): did a follower copy its master, at what cost, and where did it
  * go wrong. Every figure is a pure function of the deals, the copy events and the rates.
  */
-
-export type Side = 'Buy' | 'Sell';
-export type Category = 'Forex' | 'Equities';
 
 /** A forex copy filling more than this many pips worse than its master raises a 'slippage' alert [ours]. */
 export const SLIPPAGE_ALERT_PIPS = 2;
@@ -25,7 +24,7 @@ export interface CopyTrade {
   accountId: number;
   symbol: string;
   type: Side;
-  category: Category;
+  category: Market;
   quantity: number;
   openPrice: number;
   closePrice: number;
@@ -49,12 +48,12 @@ export interface Slippage {
 
 const signed = (worseWhenHigher: boolean, master: number, follower: number) => (worseWhenHigher ? follower - master : master - follower);
 
-function slippage(price: number, symbol: string, category: Category): Slippage {
-  return { price, distance: category === 'Forex' ? price / instrumentSpec(symbol).pip : price };
+function slippage(price: number, symbol: string, category: Market): Slippage {
+  return { price, distance: category === 'Forex' ? price / pipSize(symbol) : price };
 }
 
 /** Entry: a buy filled higher, or a sell filled lower, than the master's is worse. */
-export function entrySlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
+export function entrySlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Market): Slippage {
   return slippage(signed(type === 'Buy', masterPrice, followerPrice), symbol, category);
 }
 
@@ -70,7 +69,7 @@ export interface SlippageBreach {
  * pips worse than its master's fill, shares more than SLIPPAGE_ALERT_BPS basis points of the
  * master's price worse. null when within it (or better).
  */
-export function slippageBreach(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): SlippageBreach | null {
+export function slippageBreach(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Market): SlippageBreach | null {
   const entry = entrySlippage(type, masterPrice, followerPrice, symbol, category);
   if (category === 'Forex') {
     // To a tenth of a hundredth of a pip: 2.0000000001 pips of float noise is not past 2.
@@ -83,18 +82,8 @@ export function slippageBreach(type: Side, masterPrice: number, followerPrice: n
 }
 
 /** Exit: a buy closed lower, or a sell closed higher, than the master's is worse. */
-export function exitSlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
+export function exitSlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Market): Slippage {
   return slippage(signed(type === 'Sell', masterPrice, followerPrice), symbol, category);
-}
-
-/** The currency an instrument's price is quoted in (docs/instruments.md). */
-export function quoteCurrency(symbol: string): string {
-  return instrumentSpec(symbol).quote;
-}
-
-/** Units per lot (docs/instruments.md): 100,000 for a currency pair, ounces for a metal, one share, coin or index contract. */
-export function contractSize(symbol: string): number {
-  return instrumentSpec(symbol).contract;
 }
 
 /** An amount in another currency, or null when a rate is unknown (a terminal that sent no quotes). */
@@ -194,7 +183,7 @@ export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: r
 export interface CopiedTrade {
   symbol: string;
   type: Side;
-  category: Category;
+  category: Market;
   opened_at: number;
   master_quantity: number;
   quantity: number;
@@ -318,7 +307,7 @@ export function brokerRanking(rows: readonly { broker_name: string; trade: Copie
 export interface ExposurePosition {
   symbol: string;
   type: Side;
-  category: Category;
+  category: Market;
   quantity: number;
   price: number;
 }

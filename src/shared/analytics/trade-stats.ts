@@ -1,8 +1,9 @@
 import { cents, sum } from './stats.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface ClosedTrade {
   /** Opening direction. */
-  type: 'Buy' | 'Sell';
+  type: Side;
   profit: number;
   swap: number;
   commission: number;

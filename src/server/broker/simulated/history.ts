@@ -17,7 +17,8 @@ import { INSTRUMENTS, type Instrument } from './instruments.ts';
 import { PricePath } from './price-path.ts';
 import { masterSize, Random } from './random.ts';
 import { ACCOUNTS, BROKERS, INITIAL_RULES, type AccountSeed, type BrokerSeed } from './seed-data.ts';
-import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
+import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor } from './trading.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface HistoryOptions {
   seed: number;
@@ -155,7 +156,7 @@ export async function generateHistory(
     const trades: Trade[] = [];
     const lastClose = nowS - 15 * 60;
     for (const m of accts.filter((a) => !a.seed.master)) {
-      const universe = INSTRUMENTS.filter((i) => i.market === m.seed.market);
+      const universe = INSTRUMENTS.filter((i) => i.category === m.seed.market);
       const allowed = new Set(INITIAL_RULES[m.seed.account_name] ?? []);
       for (let day = dayOf(m.onboard); day < today; day++) {
         if (isWeekend(day)) continue;
@@ -164,10 +165,10 @@ export async function generateHistory(
           const inst = rng.pick(universe);
           const dayStart = day * DAY_S;
           const openT = Math.floor(
-            inst.market === 'Forex' ? dayStart + rng.range(1, 20) * 3600 : dayStart + rng.range(14.5, 19.5) * 3600,
+            inst.category === 'Forex' ? dayStart + rng.range(1, 20) * 3600 : dayStart + rng.range(14.5, 19.5) * 3600,
           );
           const closeT = Math.floor(
-            inst.market === 'Forex'
+            inst.category === 'Forex'
               ? openT + rng.range(0.5, 30) * 3600
               : Math.min(openT + rng.range(0.25, 6) * 3600, dayStart + 21 * 3600),
           );
@@ -180,7 +181,7 @@ export async function generateHistory(
           const sigmaHold = inst.vol * Math.sqrt((closeT - openT) / (252 * DAY_S)) * midOpen;
           const low = Math.min(midOpen, midClose) - Math.abs(rng.normal()) * sigmaHold * 0.6;
           const high = Math.max(midOpen, midClose) + Math.abs(rng.normal()) * sigmaHold * 0.6;
-          const baseQty = masterSize(rng, inst.market);
+          const baseQty = masterSize(rng, inst.category);
           const legs: { acct: Acct; qty: number }[] = [{ acct: m, qty: baseQty }];
           if (allowed.has(inst.symbol) && !bridgeOff(openT)) {
             for (const f of m.followers) {
@@ -197,7 +198,7 @@ export async function generateHistory(
               accountId: acct.id,
               symbol: inst.symbol,
               type,
-              category: inst.market,
+              category: inst.category,
               quantity: qty,
               openPrice: open,
               closePrice: close,

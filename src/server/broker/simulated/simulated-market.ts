@@ -1,6 +1,7 @@
 import type { Database } from '#server/db/database.ts';
 import { liveAccounts, saveLiveState } from '#server/db/accounts-repo.ts';
-import { allRules, type MarketType } from '#server/db/copy-rules-repo.ts';
+import { allRules } from '#server/db/copy-rules-repo.ts';
+import type { Market } from '#shared/domain/market.ts';
 import { readMarketState, writeMarketState } from '#server/db/market-state-repo.ts';
 import { writeContextOf } from '#server/db/write-context.ts';
 import { deletePositions, insertPosition, listPositions, saveMarks, setStops } from '#server/db/positions-repo.ts';
@@ -22,7 +23,8 @@ import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice
 import { masterSize, Random } from './random.ts';
 import { Listeners } from '#server/broker/listeners.ts';
 import { Serial } from './serial.ts';
-import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
+import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor } from './trading.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface SimulatedMarketOptions {
   seed: number;
@@ -61,7 +63,7 @@ export class SimulatedMarket implements BrokerAdapter {
   private accounts = new Map<number, LiveAccount>();
   private positions = new Map<number, LivePosition>();
   /** What each master trades (its rule's market) and, on the first start, which symbols it favours. */
-  private marketOf = new Map<number, MarketType>();
+  private marketOf = new Map<number, Market>();
   private allowedOf = new Map<number, string[]>();
   /** Prices of a past fill (the first start's open trades): orders placed meanwhile fill there too. */
   private fillMids: ReadonlyMap<string, number> | null = null;
@@ -280,7 +282,7 @@ export class SimulatedMarket implements BrokerAdapter {
       const openCount = mine.length;
       if (openCount < 2 || (openCount < 6 && this.rng.chance(dt / 150))) {
         const market = this.marketOf.get(m.id) ?? 'Forex';
-        const inst = this.rng.pick(INSTRUMENTS.filter((i) => i.market === market));
+        const inst = this.rng.pick(INSTRUMENTS.filter((i) => i.category === market));
         const type: Side = this.rng.chance(0.5) ? 'Buy' : 'Sell';
         const qty = masterSize(this.rng, market);
         await this.openNow({ accountId: m.id, symbol: inst.symbol, type, quantity: qty, masterPositionId: null });
@@ -324,7 +326,7 @@ export class SimulatedMarket implements BrokerAdapter {
       master_position_id: order.masterPositionId,
       symbol,
       type,
-      category: inst.market,
+      category: inst.category,
       quantity,
       price_open: open,
       price_current: mark,
@@ -436,7 +438,7 @@ export class SimulatedMarket implements BrokerAdapter {
     for (const m of this.accounts.values()) {
       if (!m.is_master) continue;
       const market = this.marketOf.get(m.id) ?? 'Forex';
-      const universe = INSTRUMENTS.filter((i) => i.market === market);
+      const universe = INSTRUMENTS.filter((i) => i.category === market);
       const allowed = this.allowedOf.get(m.id) ?? [];
       const count = this.rng.int(3, 5);
       for (let k = 0; k < count; k++) {
