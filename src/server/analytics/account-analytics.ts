@@ -1,6 +1,6 @@
+import { drawdownFromGrowth, maxDrawdownFromGrowth } from '#shared/analytics/drawdown.ts';
 import {
   balanceSeries,
-  drawdownFromGrowth,
   growthSeries,
   profitSeries,
   volumeSeries,
@@ -51,9 +51,7 @@ export function seriesOf(deals: readonly DealRecord[], from: number | undefined,
 
 /** Max drawdown % of an account: on its time-weighted growth index, so withdrawals are not losses (docs/figures.md). */
 export function maxDrawdownOf(deals: readonly DealRecord[]): number {
-  let max = 0;
-  for (const p of drawdownFromGrowth(growthSeries(toLedger(deals)))) max = Math.max(max, p.value);
-  return max;
+  return maxDrawdownFromGrowth(growthSeries(toLedger(deals)));
 }
 
 export function statsOf(trades: readonly DealRecord[]) {

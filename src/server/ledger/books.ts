@@ -1,3 +1,4 @@
+import { drawdownPct } from '#shared/analytics/drawdown.ts';
 import { adjustHwmForCashFlow, settleProfitSharing } from '#shared/analytics/rebates.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { DAY_S, dayOf, endsMonth, monthOf } from './calendar.ts';
@@ -129,7 +130,7 @@ export function endDay(
 ): { book: Book; nav: NavEntry; alert: NewAlert | null } {
   const eq = cents(equity);
   const peak = Math.max(book.peak ?? eq, eq);
-  const drawdown = peak > 0 ? ((peak - eq) / peak) * 100 : 0;
+  const drawdown = drawdownPct(peak, eq);
   let inBreach = book.inBreach;
   let alert: NewAlert | null = null;
   if (!inBreach && drawdown >= DRAWDOWN_BREACH_PCT) {

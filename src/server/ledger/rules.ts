@@ -1,4 +1,5 @@
 import { excursion } from '#shared/analytics/excursions.ts';
+import { marginLevel } from '#shared/analytics/margin.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { netResult } from '#shared/analytics/trade-stats.ts';
 import type { Category } from '#shared/domain/portfolios.ts';
@@ -33,9 +34,6 @@ export const SILENCE_REARM_S = 60;
 /** Equity this far (%) under its peak is a drawdown breach; the alert re-arms once back within 3 %. */
 export const DRAWDOWN_BREACH_PCT = 6;
 export const DRAWDOWN_REARM_PCT = 3;
-
-/** Margin level in %, null without margin in use. */
-export const marginLevel = (equity: number, margin: number): number | null => (margin > 0 ? (equity / margin) * 100 : null);
 
 export const marginAlertMessage = (accountName: string, level: number): string =>
   `Margin level on ${accountName} fell to ${Math.round(level)} % (alert below ${MARGIN_ALERT_LEVEL} %).`;

@@ -1,6 +1,6 @@
 import { aggregateBreakeven } from '#shared/analytics/breakeven.ts';
 import type { Position } from '#shared/contract/positions.ts';
-import { roundTo } from '#shared/analytics/stats.ts';
+import { finiteOrZero, roundTo } from '#shared/analytics/stats.ts';
 import { convert } from '#shared/domain/fx.ts';
 import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/broker/port.ts';
 
@@ -11,7 +11,6 @@ export interface ExcursionCache {
 export type GroupBy = 'symbol' | 'account' | 'broker';
 
 const finiteOrNull = (x: number | null | undefined): number | null => (x !== null && x !== undefined && Number.isFinite(x) ? x : null);
-const finiteOrZero = (x: number): number => (Number.isFinite(x) ? x : 0);
 
 /**
  * Rows of a live feed: the positions given, grouped per symbol and direction (and per account or broker),

@@ -5,7 +5,7 @@
  */
 import { isEquityCategory } from '#shared/domain/positions-filter.ts';
 import { bestWorst, rankByDuration } from './execution.ts';
-import { sum } from './stats.ts';
+import { finiteOrZero, sum } from './stats.ts';
 import type { Market } from '#shared/domain/market.ts';
 import type { Side } from '#shared/domain/side.ts';
 
@@ -22,8 +22,6 @@ export interface BarSegment {
   percentage: number;
   color: string;
 }
-
-const finiteOrZero = (x: number | null | undefined): number => (x !== null && x !== undefined && Number.isFinite(x) ? x : 0);
 
 /** Trade volume per broker in EUR, largest first, each with its share in % and a palette colour (docs/product.md#purpose header). */
 export function brokerVolumes(rows: readonly VolumeRow[], palette: readonly string[]): BarSegment[] {

@@ -1,10 +1,10 @@
 import { pipSize } from '../domain/instruments.ts';
 import type { Side } from '../domain/side.ts';
-import { mean, median, roundTo } from './stats.ts';
+import { finiteOrZero, mean, median, roundTo } from './stats.ts';
 
 /** Price distance expressed in pips of `symbol`. */
 export function toPips(priceDistance: number, symbol: string): number {
-  return Number.isFinite(priceDistance) ? priceDistance / pipSize(symbol) : 0;
+  return finiteOrZero(priceDistance) / pipSize(symbol);
 }
 
 /** Maximum adverse / favourable excursion in price units, both ≥ 0 (Sweeney, Maximum Adverse Excursion, 1997). */

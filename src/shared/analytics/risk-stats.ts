@@ -1,4 +1,5 @@
-import { mean, roundTo, sum } from './stats.ts';
+import { maxDrawdownMoney, maxDrawdownPct } from './drawdown.ts';
+import { cents, mean, roundTo, sum } from './stats.ts';
 
 // Risk statistics of an account (Accounts → Stats, docs/copy-quality.md, "Risk statistics"): Sharpe and Sortino
 // on daily returns of the end-of-day NAV, equity drawdown, expectancy and recovery factor.
@@ -89,34 +90,15 @@ export function sortinoRatio(returns: readonly number[]): number | null {
 export function equityDrawdown(returns: readonly number[]): number | null {
   if (returns.length === 0) return null;
   let index = 1;
-  let peak = 1;
-  let max = 0;
-  for (const r of returns) {
-    index *= 1 + r;
-    if (index > peak) peak = index;
-    max = Math.max(max, ((peak - index) / peak) * 100);
-  }
-  return max;
+  return maxDrawdownPct(
+    returns.map((r) => (index *= 1 + r)),
+    1,
+  );
 }
 
 /** Expectancy: mean net result per closed trade (= win% × average win + loss% × average loss); null without trades. */
 export function expectancy(results: readonly number[]): number | null {
   return mean(results);
-}
-
-/**
- * Largest fall in money of the cumulative trading result (the balance with cash flows taken out,
- * so a withdrawal is not a loss): max over t of peak(t) − P(t), the peak starting at 0.
- */
-export function maxDrawdownMoney(cumulativeProfit: readonly number[]): number {
-  let peak = 0;
-  let max = 0;
-  for (const p of cumulativeProfit) {
-    if (!Number.isFinite(p)) continue;
-    if (p > peak) peak = p;
-    max = Math.max(max, peak - p);
-  }
-  return max;
 }
 
 /** Recovery factor: net profit / max balance drawdown in money (MT5 testing report); null without a drawdown. */
@@ -150,19 +132,20 @@ export interface RiskStats {
   recovery_factor: number | null;
 }
 
-const rounded = (x: number | null, decimals: number): number | null => (x === null ? null : roundTo(x, decimals));
+const ratio = (x: number): number => roundTo(x, 4);
+const rounded = (x: number | null, round: (x: number) => number): number | null => (x === null ? null : round(x));
 
 /** The Stats panel's risk figures of one account over a period, rounded for the wire (ratios 4 decimals, money to the cent). */
 export function riskStats({ navs, flows, from, tradeResults, cumulativeProfit }: RiskStatsInput): RiskStats {
   const returns = dailyReturns(navs, flows, from);
   const drawdownMoney = maxDrawdownMoney(cumulativeProfit);
   return {
-    sharpe_ratio: rounded(sharpeRatio(returns), 4),
-    sortino_ratio: rounded(sortinoRatio(returns), 4),
+    sharpe_ratio: rounded(sharpeRatio(returns), ratio),
+    sortino_ratio: rounded(sortinoRatio(returns), ratio),
     return_days: returns.length,
-    equity_drawdown: rounded(equityDrawdown(returns), 4),
-    expectancy: rounded(expectancy(tradeResults), 2),
-    max_drawdown_money: roundTo(drawdownMoney, 2),
-    recovery_factor: rounded(recoveryFactor(cumulativeProfit.at(-1) ?? 0, drawdownMoney), 4),
+    equity_drawdown: rounded(equityDrawdown(returns), ratio),
+    expectancy: rounded(expectancy(tradeResults), cents),
+    max_drawdown_money: cents(drawdownMoney),
+    recovery_factor: rounded(recoveryFactor(cumulativeProfit.at(-1) ?? 0, drawdownMoney), ratio),
   };
 }

@@ -5,6 +5,11 @@ function finite(values: readonly number[]): number[] {
   return values.filter((v) => Number.isFinite(v));
 }
 
+/** The number when it is one (finite), else 0: missing, NaN and infinite inputs count as nothing. */
+export function finiteOrZero(value: number | null | undefined): number {
+  return value !== null && value !== undefined && Number.isFinite(value) ? value : 0;
+}
+
 /** Sum of the finite values (0 when none). */
 export function sum(values: readonly number[]): number {
   let total = 0;

@@ -1,4 +1,4 @@
-import { cents, sum } from './stats.ts';
+import { cents, finiteOrZero, sum } from './stats.ts';
 import type { Side } from '#shared/domain/side.ts';
 
 export interface ClosedTrade {
@@ -28,11 +28,9 @@ export interface TradeStats {
   gross_loss: number;
 }
 
-const orZero = (x: number): number => (Number.isFinite(x) ? x : 0);
-
 /** Net result of a closed trade: profit + swap + commission + fee (docs/figures.md, ours). */
 export function netResult(t: ClosedTrade): number {
-  return orZero(t.profit) + orZero(t.swap) + orZero(t.commission) + orZero(t.fee);
+  return finiteOrZero(t.profit) + finiteOrZero(t.swap) + finiteOrZero(t.commission) + finiteOrZero(t.fee);
 }
 
 /**
@@ -40,7 +38,7 @@ export function netResult(t: ClosedTrade): number {
  * fees (accounts/info keeps them apart, `total_commission` and `total_fees`).
  */
 export function tradingCosts(account: { total_commission: number; total_fees: number }): number {
-  return cents(orZero(account.total_commission) + orZero(account.total_fees));
+  return cents(finiteOrZero(account.total_commission) + finiteOrZero(account.total_fees));
 }
 
 function percent(part: number, whole: number): number {
