@@ -86,18 +86,9 @@ export function exitSlippage(type: Side, masterPrice: number, followerPrice: num
   return slippage(signed(type === 'Sell', masterPrice, followerPrice), symbol, category);
 }
 
-/** An amount in another currency, or null when a rate is unknown (a terminal that sent no quotes). */
-export function convertOrNull(amount: number, from: string, to: string, rates: EurRates): number | null {
-  try {
-    return convert(amount, from, to, rates);
-  } catch {
-    return null;
-  }
-}
-
 /** What a price distance costs on a quantity, in `currency` (positive = a cost); null without the rate. */
 export function slippageMoney(price: number, quantity: number, symbol: string, currency: string, rates: EurRates): number | null {
-  return convertOrNull(price * contractSize(symbol) * quantity, quoteCurrency(symbol), currency, rates);
+  return convert(price * contractSize(symbol) * quantity, quoteCurrency(symbol), currency, rates);
 }
 
 /** Master fill → follower fill in ms: the opening seconds apart, plus the difference of their execution times [ours]. */
@@ -209,7 +200,7 @@ export interface FollowerContext {
   rates: EurRates;
 }
 
-const eur = (amount: number, currency: string, rates: EurRates) => convertOrNull(amount, currency, 'EUR', rates);
+const eur = (amount: number, currency: string, rates: EurRates) => convert(amount, currency, 'EUR', rates);
 
 export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
   const { master: m, follower: f } = link;

@@ -93,8 +93,11 @@ export function roundPrice(value: number, digits: number): number {
 /** Mid prices by symbol. */
 export type Mids = ReadonlyMap<string, number>;
 
-/** Converts an amount between currencies through USD at the current mid prices. */
-export function convert(amount: number, from: string, to: string, mids: Mids): number {
+/**
+ * Converts an amount between currencies through USD at the simulated market's own mid prices: every
+ * currency it trades has one, so a missing price is a bug and throws (docs/decisions/0001-eur-conversion-missing-rate.md).
+ */
+export function convertAtMids(amount: number, from: string, to: string, mids: Mids): number {
   if (from === to) return amount;
   return (amount * usdValue(from, mids)) / usdValue(to, mids);
 }

@@ -19,7 +19,7 @@ import type {
   OpenOrder,
   TradeEvent,
 } from '#server/broker/port.ts';
-import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
+import { convertAtMids, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
 import { masterSize, Random } from './random.ts';
 import { Listeners } from '#server/broker/listeners.ts';
 import { Serial } from './serial.ts';
@@ -241,7 +241,7 @@ export class SimulatedMarket implements BrokerAdapter {
       const inst = instrument(p.symbol);
       const o = open.get(p.account_id) ?? { floating: 0, margin: 0 };
       o.floating += p.profit + p.swap;
-      o.margin += convert((p.quantity * inst.contract * p.price_open) / acct.leverage, inst.quote, acct.currency, this.mids);
+      o.margin += convertAtMids((p.quantity * inst.contract * p.price_open) / acct.leverage, inst.quote, acct.currency, this.mids);
       open.set(p.account_id, o);
     }
     for (const a of this.accounts.values()) {
