@@ -11,9 +11,11 @@ import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 import { listBrokers, type BrokerRow } from '#server/db/accounts-repo.ts';
 import { activeRelations, type Relation } from '#server/db/copy-relations-repo.ts';
-import { dealsAfter, type DealEntry } from '#server/db/deals-repo.ts';
+import { dealsAfter } from '#server/db/deals-repo.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
+import { booksStore } from '#server/db/books-store.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
 import type { LiveAccount } from '#server/broker/port.ts';
 import { generateHistory } from '#server/broker/simulated/history.ts';
@@ -34,7 +36,7 @@ export async function startSimulation(seed: number, tickMs: number): Promise<Sim
   const db = await openPglite(null);
   await migrate(db);
   await generateHistory(db, { seed, now: Date.now(), months: 1 });
-  const ledger = new Ledger(db);
+  const ledger = new Ledger(booksStore(db));
   const market = createSimulator(db, ledger, { seed, now: Date.now, tickMs, autoTrade: true });
   const copier = new CopyEngine(db, market);
   await copier.start();
@@ -77,7 +79,7 @@ export function setupCommands(sim: Simulation, agentName: string): string[] {
 }
 
 /** A closed trade as MT5 deals (in, then out, on a position of its own); a cash flow as a balance deal. */
-export function asMt5Deals(d: DealEntry & { id: number }): IngestDeal[] {
+export function asMt5Deals(d: Deal & { id: number }): IngestDeal[] {
   if (d.kind !== 'trade') {
     return [{ ticket: d.id * 2, position_id: 0, time: d.at, type: 2, entry: 'in', symbol: '', volume: 0, price: 0, commission: 0, fee: 0, swap: 0, profit: d.amount }];
   }

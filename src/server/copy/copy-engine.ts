@@ -6,7 +6,8 @@ import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSna
 import { copySize, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { convert } from '#shared/domain/fx.ts';
-import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
+import { insertAlerts } from '#server/db/alerts-repo.ts';
+import type { NewAlert } from '#server/ledger/port.ts';
 import { handledCopies, insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
 import { NoTerminal } from '#server/broker/errors.ts';
 

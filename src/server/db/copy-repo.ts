@@ -89,11 +89,8 @@ export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: n
   );
 }
 
-/** A trade deal as the copy report reads it. */
-export type CopyDeal = CopyTrade;
-
 /** The closed trades of these accounts opened since `fromS` (a copy is judged with its master's). */
-export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyDeal[]> {
+export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyTrade[]> {
   if (accountIds.length === 0) return [];
   // Thousands of rows for a year: one JSON array of arrays crosses from the database far faster than
   // as many rows of fifteen columns (about 4 times with the embedded database).

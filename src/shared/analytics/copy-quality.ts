@@ -1,6 +1,7 @@
 import { copySize, lotUnitOf, type CopyTerms } from '#shared/domain/copy-lot.ts';
 import { convert, type EurRates } from '#shared/domain/fx.ts';
 import { contractSize, instrumentSpec, pipSize, quoteCurrency } from '#shared/domain/instruments.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import type { Market } from '#shared/domain/market.ts';
 import type { Side } from '#shared/domain/side.ts';
 import { growthSeries, type LedgerEntry } from './series.ts';
@@ -18,24 +19,12 @@ export const SLIPPAGE_ALERT_BPS = 10;
 /** A follower trade opened this close in time to a master trade of the same symbol and side is taken for its copy [ours]. */
 export const INFER_WINDOW_S = 60;
 
-/** A closed trade as the copy report reads it (epoch seconds; money in the account's currency). */
-export interface CopyTrade {
+/** What a trade deal always has filled in: its instrument, direction, market, prices and opening time. */
+type TradeFields = { [K in 'symbol' | 'type' | 'category' | 'openPrice' | 'closePrice' | 'openedAt']-?: NonNullable<Deal[K]> };
+
+/** A closed trade as the copy report reads it: a trade deal on the books (src/shared/domain/deal.ts), with its id. */
+export interface CopyTrade extends Pick<Deal, 'accountId' | 'quantity' | 'execMs' | 'swap' | 'commission' | 'fee' | 'positionId' | 'copyOf'>, TradeFields {
   id: number;
-  accountId: number;
-  symbol: string;
-  type: Side;
-  category: Market;
-  quantity: number;
-  openPrice: number;
-  closePrice: number;
-  openedAt: number;
-  execMs: number | null;
-  swap: number;
-  commission: number;
-  fee: number;
-  /** The position it closed, and the master position it copies as the copy engine linked it. */
-  positionId: number | null;
-  copyOf: number | null;
 }
 
 /** How much worse (positive) or better (negative) the follower's price was than its master's. */

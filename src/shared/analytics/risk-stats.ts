@@ -16,8 +16,8 @@ export interface NavPoint {
   equity: number;
 }
 
-/** A deposit (amount > 0) or withdrawal (amount < 0) at `time`, epoch seconds. */
-export interface CashFlow {
+/** A cash flow (src/shared/domain/book-events.ts) on the returns' timeline: a deposit (amount > 0) or withdrawal (amount < 0) at `time`, epoch seconds. */
+export interface CashFlowPoint {
   time: number;
   amount: number;
 }
@@ -34,7 +34,7 @@ const isWeekday = (day: number): boolean => {
  * returns match the 252-day annualisation; a return whose base NAV is not positive is left out.
  * With `from` (epoch seconds) the first base is the last snapshot taken at or before it.
  */
-export function dailyReturns(navs: readonly NavPoint[], flows: readonly CashFlow[], from?: number): number[] {
+export function dailyReturns(navs: readonly NavPoint[], flows: readonly CashFlowPoint[], from?: number): number[] {
   const days = navs.filter((n) => Number.isFinite(n.equity) && isWeekday(n.day)).toSorted((a, b) => a.day - b.day);
   let start = 0;
   if (from !== undefined) {
@@ -111,7 +111,7 @@ export interface RiskStatsInput {
   /** The account's end-of-day NAV snapshots. */
   navs: readonly NavPoint[];
   /** Its deposits and withdrawals. */
-  flows: readonly CashFlow[];
+  flows: readonly CashFlowPoint[];
   /** Period start, epoch seconds; all history when undefined. */
   from?: number | undefined;
   /** Net result of each closed trade of the period. */

@@ -1,13 +1,12 @@
 import { cents, finiteOrZero, sum } from './stats.ts';
-import type { Side } from '#shared/domain/side.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
 
-export interface ClosedTrade {
-  /** Opening direction. */
-  type: Side;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
+/**
+ * A closed trade as the statistics read it: its direction, its money and its lots (`volume`), whether a
+ * deal on the books or a trade the broker reported (src/shared/domain/deal.ts, book-events.ts).
+ */
+export interface TradeFigures extends Pick<ClosedTrade, 'type' | 'profit' | 'swap' | 'commission' | 'fee'> {
+  /** Lots. */
   volume: number;
 }
 
@@ -29,7 +28,7 @@ export interface TradeStats {
 }
 
 /** Net result of a closed trade: profit + swap + commission + fee (docs/figures.md, ours). */
-export function netResult(t: ClosedTrade): number {
+export function netResult(t: Pick<ClosedTrade, 'profit' | 'swap' | 'commission' | 'fee'>): number {
   return finiteOrZero(t.profit) + finiteOrZero(t.swap) + finiteOrZero(t.commission) + finiteOrZero(t.fee);
 }
 
@@ -46,7 +45,7 @@ function percent(part: number, whole: number): number {
 }
 
 /** Win/loss, averages, best/worst, longs/shorts won, lots, costs and profit factor (MT5 testing report definitions). */
-export function tradeStats(trades: readonly ClosedTrade[]): TradeStats {
+export function tradeStats(trades: readonly TradeFigures[]): TradeStats {
   const results = trades.map(netResult);
   const wins = results.filter((p) => p > 0);
   const losses = results.filter((p) => p < 0);

@@ -1,7 +1,8 @@
 import { cents } from '#shared/analytics/stats.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { countAccounts, insertAccount, insertBroker, writeBooks } from '#server/db/accounts-repo.ts';
-import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
+import { insertAlerts } from '#server/db/alerts-repo.ts';
+import type { NewAlert } from '#server/ledger/port.ts';
 import { initBridgeState } from '#server/db/bridge-repo.ts';
 import { insertRule } from '#server/db/copy-rules-repo.ts';
 import { startRelationAt } from '#server/db/copy-relations-repo.ts';
@@ -10,9 +11,12 @@ import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.t
 import { insertNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
 import { copyLot, lotUnitOf } from '#shared/domain/copy-lot.ts';
-import { bookCashFlow, bookTrade, closeDay, endDay, openBook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from '#server/ledger/books.ts';
+import { bookCashFlow, bookTrade, closeDay, endDay, openBook } from '#server/ledger/books.ts';
+import type { Book, NavEntry, ProfitSharingEntry, RebateEntry } from '#server/ledger/port.ts';
 import { DAY_S, dayOf, isWeekend, monthOf, rolloversBetween } from '#server/ledger/calendar.ts';
-import { marginAlertMessage, silenceAlertMessage, type ClosedTrade, type DealEntry } from '#server/ledger/rules.ts';
+import { marginAlertMessage, silenceAlertMessage } from '#server/ledger/rules.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { INSTRUMENTS, type Instrument } from './instruments.ts';
 import { PricePath } from './price-path.ts';
 import { masterSize, Random } from './random.ts';
@@ -222,7 +226,7 @@ export async function generateHistory(
 
     // Per account, in time order, through the ledger's rules: cash flows, closed trades, day ends
     // (NAV, drawdown alerts) and month ends (profit sharing).
-    const deals: (DealEntry & { n: number })[] = [];
+    const deals: (Deal & { n: number })[] = [];
     const navs: NavEntry[] = [];
     const rebates: RebateEntry[] = [];
     const sharing: ProfitSharingEntry[] = [];

@@ -3,12 +3,12 @@ import { liveAccounts, saveLiveState } from '#server/db/accounts-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import type { Market } from '#shared/domain/market.ts';
 import { readMarketState, writeMarketState } from '#server/db/market-state-repo.ts';
-import { writeContextOf } from '#server/db/write-context.ts';
+import { queryableOf, writeContextOf } from '#server/db/write-context.ts';
 import { deletePositions, insertPosition, listPositions, saveMarks, setStops } from '#server/db/positions-repo.ts';
 import { MarketPaused } from '#server/broker/errors.ts';
 import { dayOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
-import type { ClosedTrade } from '#server/ledger/rules.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import type {
   BrokerAdapter,
@@ -377,10 +377,10 @@ export class SimulatedMarket implements BrokerAdapter {
         copyOf: p.master_position_id,
       };
     });
-    const balances = await this.ledger.write(async (tx) => {
-      await deletePositions(tx, closing.map((p) => p.id));
-      const after = await this.ledger.record(tx, trades);
-      await inTx?.(writeContextOf(tx));
+    const balances = await this.ledger.write(async (ctx) => {
+      await deletePositions(queryableOf(ctx), closing.map((p) => p.id));
+      const after = await this.ledger.record(ctx, trades);
+      await inTx?.(ctx);
       return after;
     });
     for (const [id, balance] of balances) {
