@@ -30,15 +30,46 @@ export default tseslint.config(
   },
   {
     // Imports flow toward src/shared: client and server never import each other.
+    // (A leading '#' would make a pattern a gitignore comment: the '#' aliases are matched by regex.)
     files: ['src/client/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['#server/*', '**/server/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'] }, { regex: '^#server/' }] }] },
   },
   {
     files: ['src/server/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['#client/*', '**/client/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/client/**'] }, { regex: '^#client/' }] }] },
+  },
+  {
+    // The ledger keeps the rules; its storage is behind its port (src/server/ledger/port.ts).
+    files: ['src/server/ledger/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/client/**', '**/db/**'], message: 'The ledger reaches storage through its port only.' },
+            { regex: '^#(client|server/db)/', message: 'The ledger reaches storage through its port only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The reference agent speaks the ingest contract: it imports src/shared only (scripts/agent.ts hands it the simulation).
+    files: ['src/agent/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/client/**', '**/server/**'], message: 'The reference agent imports the ingest contract and src/shared only.' },
+            { regex: '^#(client|server)/', message: 'The reference agent imports the ingest contract and src/shared only.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/shared/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['#client/*', '#server/*', 'node:*', 'react', 'pg'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'react', 'pg'] }, { regex: '^#(client|server)/' }] }] },
   },
 );
