@@ -10,6 +10,9 @@ import {
 import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
 import type { DealRecord } from '#server/db/deals-repo.ts';
 
+// TODO(vocab): these read the row shape DealRecord because src/server/routes/accounts-routes.ts hands
+// them dealsOf's rows; once routes read the domain Deal (src/shared/domain/deal.ts), take Deal here.
+
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 export function toLedger(deals: readonly DealRecord[]): LedgerEntry[] {

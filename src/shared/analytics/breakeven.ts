@@ -1,3 +1,4 @@
+import { PAIR_CONTRACT } from '#shared/domain/instruments.ts';
 import { roundTo } from './stats.ts';
 import type { Side } from '#shared/domain/side.ts';
 
@@ -24,7 +25,7 @@ function breakevenOf(type: Side, price: number, costs: number, lots: number, con
 export function aggregateBreakeven(
   type: Side,
   legs: readonly BreakevenLeg[],
-  contractSize = 100_000,
+  contractSize = PAIR_CONTRACT,
 ): AggregateBreakeven | null {
   const valid = legs.filter(
     (l) => Number.isFinite(l.lots) && l.lots > 0 && Number.isFinite(l.openPrice) && Number.isFinite(l.costsQuote),

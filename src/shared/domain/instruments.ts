@@ -5,7 +5,6 @@
  * The table and the rules are in docs/instruments.md; an operator's explicit symbol map is applied
  * before this (its target is classified like any other name).
  */
-
 import type { Market } from './market.ts';
 
 export type InstrumentClass = 'forex' | 'metal' | 'index' | 'crypto' | 'commodity' | 'share';
@@ -42,7 +41,7 @@ export const PIP_SIZE_JPY = 0.01;
 /** Quote currencies priced in tens or hundreds per unit of base: a pip is PIP_SIZE_JPY there, PIP_SIZE elsewhere. */
 const HUNDREDTH_PIP = new Set(['JPY', 'HUF']);
 /** Units per lot of a currency pair (of its base currency). */
-const PAIR_CONTRACT = 100_000;
+export const PAIR_CONTRACT = 100_000;
 
 /** Spot metals by their ISO 4217 code: ounces per lot, pip and digits. */
 const METALS: Record<string, { contract: number; pip: number; digits: number }> = {
