@@ -8,6 +8,7 @@ import { openPglite } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { generateHistory } from '#server/broker/simulated/history.ts';
 import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
+import { booksStore } from '#server/db/books-store.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 
@@ -26,7 +27,7 @@ const dump = async (label: string) => {
   console.log(await q(`SELECT count(*)::int n, round(sum(price_open),4) po, round(sum(profit),2) p, round(sum(swap),2) s FROM positions`));
 };
 await dump('HISTORY');
-const ledger = new Ledger(db);
+const ledger = new Ledger(booksStore(db));
 const market = new SimulatedMarket(db, ledger, { seed: 42, now: () => clock, tickMs: 0, autoTrade: true, flushEvery: 3 });
 const copier = new CopyEngine(db, market);
 await copier.start();

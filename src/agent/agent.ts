@@ -15,8 +15,9 @@
  *   npm run agent -- simulate --print-setup [--seed 42]      # the admin commands that register its accounts
  *   npm run agent -- simulate --url http://127.0.0.1:8080 --key <agent key> [--seed 42] [--seconds 60]
  *
- * `simulate` runs the simulated market here and reports its accounts as a terminal agent would
- * (src/agent/simulate.ts).
+ * `simulate` runs the server's simulated market in this process and reports its accounts as a terminal
+ * agent would, through this agent's reporting loop (src/agent/reporter.ts); `npm run agent` starts
+ * this command line with it (scripts/agent.ts). The agent itself speaks only the ingest contract.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,8 +31,7 @@ import {
   type IngestDeal,
   type IngestStatement,
 } from '#shared/contract/ingest.ts';
-import { parseStatement } from '#server/import/report.ts';
-import { runAsAgent, setupCommands, startSimulation } from './simulate.ts';
+import { parseStatement } from '#shared/statements/report.ts';
 
 export interface ReplayOptions {
   url: string;
@@ -118,57 +118,35 @@ export async function replay(bytes: Uint8Array, fileName: string, options: Repla
   return result;
 }
 
-function option(args: string[], name: string): string | undefined {
+/** The value after `--name` in a command line, if any. */
+export function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-async function simulateCommand(args: string[]): Promise<number> {
-  const seed = Number(option(args, 'seed') ?? '42');
-  if (!Number.isInteger(seed)) {
-    process.stderr.write('--seed is a whole number.\n');
-    return 2;
-  }
-  const printSetup = args.includes('--print-setup');
-  const url = option(args, 'url') ?? process.env.AGENT_URL;
-  const key = option(args, 'key') ?? process.env.AGENT_KEY;
-  if (!printSetup && (!url || !key)) {
-    process.stderr.write('Give the server (--url or AGENT_URL) and the agent key (--key or AGENT_KEY), or --print-setup.\n');
-    return 2;
-  }
-  const sim = await startSimulation(seed, printSetup ? 0 : 1_000);
-  try {
-    if (printSetup) {
-      process.stdout.write(`${setupCommands(sim, `simulated-${seed}`).join('\n')}\n`);
-      return 0;
-    }
-    const seconds = Number(option(args, 'seconds') ?? 'Infinity');
-    const stop = new AbortController();
-    process.once('SIGINT', () => stop.abort());
-    process.once('SIGTERM', () => stop.abort());
-    if (Number.isFinite(seconds)) setTimeout(() => stop.abort(), seconds * 1000).unref();
-    await runAsAgent(sim, { url: url!, key: key!, everyMs: 1_000, signal: stop.signal, log: (l) => process.stdout.write(`${l}\n`) });
-    return 0;
-  } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  } finally {
-    await sim.stop();
-  }
+/** Commands that run on more than the ingest contract, given by whoever starts the command line (scripts/agent.ts). */
+export interface MoreCommands {
+  /** `simulate …`: the arguments after the command; answers the exit code. */
+  simulate?: (args: string[]) => Promise<number>;
 }
 
 const USAGE =
   'usage: npm run agent -- replay <report file> --url <server> --key <agent key> [--login L --server S] [--utc-offset minutes]\n' +
   '       npm run agent -- simulate (--print-setup | --url <server> --key <agent key>) [--seed 42] [--seconds N]\n';
 
-async function main(argv: string[]): Promise<number> {
+/** The command line: `replay`, and `simulate` when given; answers the exit code. */
+export async function main(argv: string[], more: MoreCommands = {}): Promise<number> {
   // Asking for help is no error: the usage on stdout, exit 0. A command line it cannot run: stderr, 2.
   if (argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h')) {
     process.stdout.write(USAGE);
     return 0;
   }
   const [command, file, ...rest] = argv;
-  if (command === 'simulate') return simulateCommand(argv.slice(1));
+  if (command === 'simulate') {
+    if (more.simulate) return more.simulate(argv.slice(1));
+    process.stderr.write('simulate runs the simulated market of the server: start it with npm run agent -- simulate.\n');
+    return 2;
+  }
   if (command !== 'replay' || !file) {
     process.stderr.write(USAGE);
     return 2;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAsAgent, startSimulation, type Simulation } from '#agent/simulate.ts';
+import { runAsAgent } from '#agent/reporter.ts';
+import { startSimulation, type Simulation } from '#server/broker/simulated/terminals.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { insertRelation } from '#server/db/copy-relations-repo.ts';

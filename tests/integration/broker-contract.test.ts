@@ -15,6 +15,7 @@ import { openPglite, type Database } from '#server/db/database.ts';
 import { migrate } from '#server/db/migrations.ts';
 import { insertAgentAccount } from '#server/db/registry-repo.ts';
 import { Ingest } from '#server/ingest/ingest.ts';
+import { booksStore } from '#server/db/books-store.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
 import { LocalBus } from '#server/scale/bus.ts';
 import { brokerAdapterContract, type ContractHarness } from '../contract/broker-adapter.contract.ts';
@@ -28,7 +29,7 @@ async function build(factory: AdapterFactory, demo: boolean, before?: (db: Datab
   const db = await openPglite(null);
   await migrate(db);
   await before?.(db);
-  const ledger = new Ledger(db);
+  const ledger = new Ledger(booksStore(db));
   const deps: AdapterDeps = { db, ledger, bus: new LocalBus(), config: testConfig('pglite', { demo }), demo, log: silent, seedDemoUsers: async () => {} };
   const instance = await factory.create(deps);
   if (!instance) throw new Error(`${factory.source} does not run here`);

@@ -10,7 +10,7 @@ import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { insertRule } from '#server/db/copy-rules-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { pipSize } from '#shared/analytics/excursions.ts';
+import { pipSize } from '#shared/domain/instruments.ts';
 import { BACKENDS, http, login, simulatorOf, startServer, type TestServer } from './helpers/server.ts';
 
 type Report = CopyReportResponse['data'];

@@ -15,6 +15,7 @@ import { hashPassword } from '#server/auth/password.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
+import { queryableOf } from '#server/db/write-context.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
 import { mt5Report } from '../fixtures/reports/mt5-report.ts';
 
@@ -234,7 +235,7 @@ describe.each(BACKENDS)('MT5 deal types on the books of real accounts (%s)', (ba
       const ledger = server.app.ledger;
       const held = ledger.write(async (tx) => {
         await ledger.record(tx, [{ accountId: ids.get(login)!, ticket: 50, at: utc('2026-11-01T08:00:00Z'), amount: 200, rebalancing: false }]);
-        booked(backend === 'postgres' ? (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid : null);
+        booked(backend === 'postgres' ? (await queryableOf(tx).query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid : null);
         await gate;
       });
       const pid = await recorded;

@@ -33,6 +33,8 @@ import {
   waitListening,
   type ServerProcess,
 } from './helpers/process.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 type Backend = 'pglite' | 'postgres';
 
@@ -153,8 +155,8 @@ interface AccountInfo {
 interface LiveRow {
   account_name: string;
   u_symbol: string;
-  type: 'Buy' | 'Sell';
-  category: 'Forex' | 'Equities';
+  type: Side;
+  category: Market;
   currency: string;
   price_current: number;
   time: number;
@@ -252,7 +254,7 @@ interface Write {
   key: string;
   body: Record<string, unknown>;
   symbol: string;
-  side: 'Buy' | 'Sell';
+  side: Side;
   sentAt: number;
   status?: number;
   answer?: unknown;

@@ -4,7 +4,8 @@ import type { IngestAccount, IngestAnswer, IngestBatch, IngestDeal, IngestPositi
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { commandsByIds, insertCommands } from '#server/db/commands-repo.ts';
-import { insertDeals, type DealEntry } from '#server/db/deals-repo.ts';
+import { insertDeals } from '#server/db/deals-repo.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
 
@@ -288,7 +289,7 @@ describe.each(BACKENDS)('reads over deals stored at any time (%s)', (backend) =>
   it('answers the copy report and growth with 200 after deals dated in 2040 and in 1969 were stored', async () => {
     const accounts = [...server.app.market.snapshot().accounts.values()];
     const follower = accounts.find((a) => a.master_id !== null)!;
-    const trade = (accountId: number, at: number, ticket: number): DealEntry => ({
+    const trade = (accountId: number, at: number, ticket: number): Deal => ({
       accountId, kind: 'trade', symbol: 'EURUSD', type: 'Buy', category: 'Forex', quantity: 0.1, openPrice: 1.1, closePrice: 1.101,
       openedAt: at - 60, at, amount: 0, profit: 10, swap: 0, commission: 0, fee: 0, rebate: 0, net: 10, mae: null, mfe: null,
       execMs: null, rebalancing: false, ticket, positionId: ticket, copyOf: null,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, DAY_S } from '#server/ledger/calendar.ts';
-import type { ClosedTrade } from '#server/ledger/rules.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import { BACKENDS, startServer, type TestServer } from './helpers/server.ts';
 
 describe.each(BACKENDS)('the ledger on the stored books (%s)', (backend) => {

@@ -13,7 +13,9 @@ import { hashPassword } from '#server/auth/password.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
-import { insertNav, type NavEntry } from '#server/db/nav-repo.ts';
+import { insertNav } from '#server/db/nav-repo.ts';
+import { queryableOf } from '#server/db/write-context.ts';
+import type { NavEntry } from '#server/ledger/port.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
 import { connect, ticket } from './helpers/ws.ts';
 
@@ -168,7 +170,7 @@ describe.each(BACKENDS)('the books of real accounts (%s)', (backend) => {
   describe('NAV from the first deal, and the rows taken live', () => {
     const account = 'books-6100002';
     /** A NAV row taken at a day end, as the ledger writes it. */
-    const live = (row: NavEntry) => server.app.ledger.write((tx) => insertNav(tx, [row]));
+    const live = (row: NavEntry) => server.app.ledger.write((tx) => insertNav(queryableOf(tx), [row]));
     it('derives the past days again from a late deal, and never overwrites a row taken live', async () => {
       await send('6100002', {
         deals: { items: [deal({ ticket: 11, time: utc('2026-11-22T10:00:00Z'), profit: 5_000 }), deal({ ticket: 12, time: utc('2026-11-24T10:00:00Z'), profit: 1_000 })], deleted: [] },

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { NotAStatementError, parseStatement } from '#server/import/report.ts';
+import { NotAStatementError, parseStatement } from '#shared/statements/report.ts';
 import type { ImportStatementResponse } from '#shared/contract/import.ts';
 import type { HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount } from '#server/db/accounts-repo.ts';
-import { insertDeals, type DealEntry } from '#server/db/deals-repo.ts';
+import { insertDeals } from '#server/db/deals-repo.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { insertNav } from '#server/db/nav-repo.ts';
 import type { HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
@@ -55,8 +56,8 @@ describe.each(BACKENDS)('risk statistics in historical-deals (%s)', (backend) =>
       accountId: id, symbol: null, type: null, category: null, quantity: 0, openPrice: null, closePrice: null, openedAt: null,
       amount: 0, profit: 0, swap: 0, commission: 0, fee: 0, rebate: 0, net: 0, mae: null, mfe: null, execMs: null,
       rebalancing: false, ticket: null, positionId: null, copyOf: null,
-    } satisfies Omit<DealEntry, 'kind' | 'at'>;
-    const trade = (day: number, profit: number, commission = 0): DealEntry => ({
+    } satisfies Omit<Deal, 'kind' | 'at'>;
+    const trade = (day: number, profit: number, commission = 0): Deal => ({
       ...base, kind: 'trade', at: at(day, 15), symbol: 'EURUSD', type: 'Buy', category: 'Forex', quantity: 1,
       openPrice: 1.1, closePrice: 1.1, openedAt: at(day, 9), profit, commission, net: profit + commission,
     });

@@ -8,11 +8,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLUSTER_DB, CLUSTER_REDIS, freePort, freshSchema, sql, startInstance, stopInstance, type Instance } from './helpers/cluster.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 interface Row {
   u_symbol: string;
-  type: 'Buy' | 'Sell';
-  category: 'Forex' | 'Equities';
+  type: Side;
+  category: Market;
   currency: string;
   time: number;
   legs: number;

@@ -3,7 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount } from '#server/db/accounts-repo.ts';
-import { READ_BUDGET } from '#server/import/budget.ts';
+import { READ_BUDGET } from '#shared/statements/budget.ts';
 import type { ImportStatementResponse } from '#shared/contract/import.ts';
 import { BACKENDS, login, startServer, type TestServer } from './helpers/server.ts';
 

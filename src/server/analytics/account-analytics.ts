@@ -1,6 +1,6 @@
+import { drawdownFromGrowth, maxDrawdownFromGrowth } from '#shared/analytics/drawdown.ts';
 import {
   balanceSeries,
-  drawdownFromGrowth,
   growthSeries,
   profitSeries,
   volumeSeries,
@@ -9,6 +9,9 @@ import {
 } from '#shared/analytics/series.ts';
 import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
 import type { DealRecord } from '#server/db/deals-repo.ts';
+
+// TODO(vocab): these read the row shape DealRecord because src/server/routes/accounts-routes.ts hands
+// them dealsOf's rows; once routes read the domain Deal (src/shared/domain/deal.ts), take Deal here.
 
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
@@ -51,9 +54,7 @@ export function seriesOf(deals: readonly DealRecord[], from: number | undefined,
 
 /** Max drawdown % of an account: on its time-weighted growth index, so withdrawals are not losses (docs/figures.md). */
 export function maxDrawdownOf(deals: readonly DealRecord[]): number {
-  let max = 0;
-  for (const p of drawdownFromGrowth(growthSeries(toLedger(deals)))) max = Math.max(max, p.value);
-  return max;
+  return maxDrawdownFromGrowth(growthSeries(toLedger(deals)));
 }
 
 export function statsOf(trades: readonly DealRecord[]) {

@@ -3,6 +3,7 @@ import type { AppConfig } from '#server/config.ts';
 import { CopyEngine } from '#server/copy/copy-engine.ts';
 import { accountSources } from '#server/db/accounts-repo.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
+import { booksStore } from '#server/db/books-store.ts';
 import { Ledger } from '#server/ledger/ledger.ts';
 import type { Bus } from '#server/scale/bus.ts';
 import type { Changes } from '#server/scale/changes.ts';
@@ -57,7 +58,7 @@ export async function composeBroker(deps: ComposeDeps, factories: readonly Adapt
   if (unknown.length) {
     throw new Error(`Accounts of source ${unknown.map((s) => `'${s}'`).join(', ')} have no broker adapter (known: ${[...known].join(', ')}).`);
   }
-  const ledger = new Ledger(db, () => changes.bump());
+  const ledger = new Ledger(booksStore(db), () => changes.bump());
   const built: [string, AdapterInstance][] = [];
   for (const factory of factories) {
     const instance = await factory.create({ db, ledger, bus, config, demo: deps.demo, log, seedDemoUsers: deps.seedDemoUsers });

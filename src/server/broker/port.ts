@@ -1,13 +1,13 @@
 import type { EurRates } from '#shared/domain/fx.ts';
+import type { InstrumentSpec } from '#shared/domain/instruments.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 /**
  * The broker port: what the rest of the server needs from a broker connection, in the core's own
  * vocabulary. Adapters (src/server/broker/<name>/) implement it; the repositories map their rows
  * to these types at their edge. Nothing here knows of the database (docs/architecture.md).
  */
-
-export type Side = 'Buy' | 'Sell';
-export type InstrumentCategory = 'Forex' | 'Equities';
 
 declare const writeContextBrand: unique symbol;
 /**
@@ -80,16 +80,12 @@ export type TradeEvent =
   | { kind: 'opened'; position: LivePosition; account: LiveAccount }
   | { kind: 'closed'; positions: readonly LivePosition[] };
 
-/** What the rest of the server knows of an instrument: it comes with the adapter's snapshot. */
-export interface InstrumentInfo {
-  symbol: string;
-  category: InstrumentCategory;
-  /** Currency the price is quoted in. */
-  quote: string;
-  /** Units per lot (100,000 for forex, 1 share for equities). */
-  contract: number;
-  pip: number;
-  digits: number;
+/**
+ * What the rest of the server knows of an instrument: the classifier's figures (market, quote
+ * currency, contract size, pip, digits: src/shared/domain/instruments.ts) and the exchange it trades
+ * on. It comes with the adapter's snapshot.
+ */
+export interface InstrumentInfo extends Pick<InstrumentSpec, 'symbol' | 'category' | 'quote' | 'contract' | 'pip' | 'digits'> {
   exchange: string | null;
 }
 
@@ -136,7 +132,7 @@ export interface LivePosition {
   master_position_id: number | null;
   symbol: string;
   type: Side;
-  category: InstrumentCategory;
+  category: Market;
   quantity: number;
   price_open: number;
   price_current: number;

@@ -4,8 +4,10 @@ import { allRules } from '#server/db/copy-rules-repo.ts';
 import { activeRelations, markEquityStopped, type Relation } from '#server/db/copy-relations-repo.ts';
 import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/broker/port.ts';
 import { copySize, lotUnitOf } from '#shared/domain/copy-lot.ts';
-import { convertOrNull, slippageBreach } from '#shared/analytics/copy-quality.ts';
-import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
+import { slippageBreach } from '#shared/analytics/copy-quality.ts';
+import { convert } from '#shared/domain/fx.ts';
+import { insertAlerts } from '#server/db/alerts-repo.ts';
+import type { NewAlert } from '#server/ledger/port.ts';
 import { handledCopies, insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
 import { NoTerminal } from '#server/broker/errors.ts';
 
@@ -330,7 +332,7 @@ export class CopyEngine {
       await this.missed(master, p, followers.map((f) => f.account), 'pair_not_allowed', null, atS);
       return;
     }
-    const eur = (a: LiveAccount) => convertOrNull(a.equity, a.currency, 'EUR', snapshot.rates);
+    const eur = (a: LiveAccount) => convert(a.equity, a.currency, 'EUR', snapshot.rates);
     for (const { account: f, relation } of followers) {
       // Its terminal holds a copy of this trade already (it reported one before the master's report came).
       if (snapshot.positions.some((c) => c.account_id === f.id && c.master_position_id === p.id)) continue;

@@ -8,7 +8,9 @@ import {
   type CopiedTrade,
   type CopyTrade,
 } from '#shared/analytics/copy-quality.ts';
-import { drawdownFromGrowth, growthSeries } from '#shared/analytics/series.ts';
+import { maxDrawdownFromGrowth } from '#shared/analytics/drawdown.ts';
+import { marginLevel } from '#shared/analytics/margin.ts';
+import { growthSeries } from '#shared/analytics/series.ts';
 import { mean } from '#shared/analytics/stats.ts';
 import type { CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
 import { periodStart, type Period } from '#shared/domain/constants.ts';
@@ -193,7 +195,7 @@ export async function copyReport(
   const limits = portfolio ? (await riskLimits(q, [portfolio]))[0] : undefined;
   const breaches: CopyReportResponse['data']['breaches'] = [];
   for (const a of accounts) {
-    const level = a.margin > 0 ? (a.equity / a.margin) * 100 : null;
+    const level = marginLevel(a.equity, a.margin);
     if (limits?.min_margin_level_pct != null && level !== null && level < limits.min_margin_level_pct) {
       breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'margin_level', value: level, limit: limits.min_margin_level_pct });
     }
@@ -205,7 +207,7 @@ export async function copyReport(
   if (limits?.max_drawdown_pct != null) {
     for (const a of accounts) {
       const growth = growthSeries(ledger.entries.get(a.id) ?? [], ledger.opening.get(a.id) ?? 0);
-      const dd = Math.max(0, ...drawdownFromGrowth(growth).map((p) => p.value));
+      const dd = maxDrawdownFromGrowth(growth);
       if (dd > limits.max_drawdown_pct) {
         breaches.push({ account_id: a.account_id, account_name: a.account_name, kind: 'drawdown', value: dd, limit: limits.max_drawdown_pct });
       }

@@ -1,4 +1,5 @@
-import { FOREX_PAIRS, type MarketType } from '#shared/domain/pairs.ts';
+import type { Market } from '#shared/domain/market.ts';
+import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { categoryOfSymbol } from '#shared/domain/instruments.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { activeRelationOf } from '#server/db/copy-relations-repo.ts';
@@ -20,7 +21,7 @@ import type { Actor } from './relations.ts';
  * books, or named by a broker's symbol map (an operator mapping AAPL.us → AAPL). The market of each is
  * the instrument classifier's (docs/instruments.md).
  */
-export async function ruleUniverse(db: Queryable, market: MarketType, quoted: readonly string[] = []): Promise<string[]> {
+export async function ruleUniverse(db: Queryable, market: Market, quoted: readonly string[] = []): Promise<string[]> {
   const mapped = (await listSymbols(db)).map((s) => s.symbol);
   const known = [...quoted, ...(await tradedSymbols(db, market)), ...mapped].filter((s) => categoryOfSymbol(s) === market);
   if (market === 'Forex') return [...new Set([...FOREX_PAIRS, ...[...known].sort()])];
@@ -28,7 +29,7 @@ export async function ruleUniverse(db: Queryable, market: MarketType, quoted: re
 }
 
 export interface SavedRule {
-  market_type: MarketType;
+  market_type: Market;
   allowed_pairs: string[];
 }
 
@@ -41,17 +42,17 @@ export async function saveAllowedPairs(
   db: Database,
   actor: Actor,
   master: { id: number; account_id: string },
-  defaultMarket: MarketType,
+  defaultMarket: Market,
   requested: readonly string[],
   /** What a market's rule may allow, read in the change's transaction. */
-  universe: (q: Queryable, market: MarketType) => Promise<readonly string[]>,
+  universe: (q: Queryable, market: Market) => Promise<readonly string[]>,
 ): Promise<SavedRule> {
   return db.transaction(async (tx) => {
     if (await activeRelationOf(tx, master.id)) throw notFound(`Master not found: ${master.account_id}`);
     const stored = await rulesOfMaster(tx, master.id);
     const withPairs = stored.find((r) => r.allowed_pairs.length > 0);
     const allForex = requested.every((p) => categoryOfSymbol(p) === 'Forex');
-    const market_type: MarketType = withPairs?.market_type ?? (requested.length ? (allForex ? 'Forex' : 'Equities') : (stored[0]?.market_type ?? defaultMarket));
+    const market_type: Market = withPairs?.market_type ?? (requested.length ? (allForex ? 'Forex' : 'Equities') : (stored[0]?.market_type ?? defaultMarket));
     const known = await universe(tx, market_type);
     const unknown = requested.filter((p) => !known.includes(p));
     if (unknown.length) throw badRequest(`Not ${market_type} instruments: ${unknown.join(', ')}`);

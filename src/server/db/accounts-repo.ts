@@ -3,6 +3,7 @@ import { matchAccountRef, type AccountMatch } from '#shared/domain/account-ref.t
 import type { Queryable } from './database.ts';
 import type { LiveAccount } from '#server/broker/port.ts';
 import { insertRelation, IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
+import type { Book } from '#server/ledger/port.ts';
 
 /** A broker as stored: its terms and logo. */
 export interface BrokerRow {
@@ -88,19 +89,6 @@ export interface AccountInfoRow extends AccountRef {
   ping: number;
   /** epoch seconds */
   last_update: number;
-}
-
-/** An account's books as stored on its row (the ledger's state between events). */
-export interface Book {
-  accountId: number;
-  accountName: string;
-  category: string;
-  balance: number;
-  /** High-water mark for profit sharing (docs/figures.md H1). */
-  hwm: number;
-  /** Equity peak for drawdown alerts, moved by cash flows but not by trading; null before the first day end. */
-  peak: number | null;
-  inBreach: boolean;
 }
 
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);

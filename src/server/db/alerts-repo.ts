@@ -1,18 +1,7 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
-
-/** `copy`: a missed or duplicated copy; `slippage`: a copy filled past the threshold; `equity_stop`: a follower's stop fired. */
-export type AlertType = 'margin' | 'ping' | 'drawdown' | 'bridge' | 'copy' | 'slippage' | 'equity_stop';
-
-export interface NewAlert {
-  type: AlertType;
-  message: string;
-  /** epoch seconds */
-  at: number;
-  /** null: an alert about the whole system (the bridge) */
-  accountId: number | null;
-}
+import type { NewAlert } from '#server/ledger/port.ts';
 
 export interface AlertRow {
   id: number;

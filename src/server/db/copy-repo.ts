@@ -2,6 +2,8 @@ import type { CopyTrade } from '#shared/analytics/copy-quality.ts';
 import type { LedgerEntry } from '#shared/analytics/series.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'server_down' | 'rejected' | 'no_margin' | 'equity_stop' | 'no_size';
 
@@ -16,7 +18,7 @@ export interface CopyEvent {
   followerAccountId: number;
   masterPositionId: number;
   symbol: string;
-  type: 'Buy' | 'Sell';
+  type: Side;
 }
 
 /**
@@ -87,11 +89,8 @@ export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: n
   );
 }
 
-/** A trade deal as the copy report reads it. */
-export type CopyDeal = CopyTrade;
-
 /** The closed trades of these accounts opened since `fromS` (a copy is judged with its master's). */
-export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyDeal[]> {
+export async function tradesOpenedSince(q: Queryable, accountIds: readonly number[], fromS: number): Promise<CopyTrade[]> {
   if (accountIds.length === 0) return [];
   // Thousands of rows for a year: one JSON array of arrays crosses from the database far faster than
   // as many rows of fifteen columns (about 4 times with the embedded database).
@@ -107,8 +106,8 @@ export async function tradesOpenedSince(q: Queryable, accountIds: readonly numbe
     id: Number(r[0]),
     accountId: r[1] as number,
     symbol: r[2] as string,
-    type: r[3] as 'Buy' | 'Sell',
-    category: r[4] as 'Forex' | 'Equities',
+    type: r[3] as Side,
+    category: r[4] as Market,
     quantity: Number(r[5]),
     openPrice: Number(r[6]),
     closePrice: Number(r[7]),

@@ -1,20 +1,19 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import type { Queryable } from './database.ts';
 import { IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
-
-export type MarketType = 'Forex' | 'Equities';
+import type { Market } from '#shared/domain/market.ts';
 
 /** A master's copy rule as the copy engine reads it (by the master's internal id). */
 export interface StoredRule {
   master_id: number;
-  market_type: MarketType;
+  market_type: Market;
   allowed_pairs: string[];
 }
 
 /** A copy rule as the API shows it (by the master's account_id). */
 export interface CopyRuleRow {
   master_id: string;
-  market_type: MarketType;
+  market_type: Market;
   allowed_pairs: string[];
   account_name: string;
   broker_name: string;

@@ -1,57 +1,13 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
-
-/**
- * What a deal row is: a closed trade, a cash flow (a deposit or withdrawal, a broker's bonus among
- * them), a rebate credited to the balance (an MT5 agent commission deal), or a result of the account
- * booked as a deal of its own (a charge, commission, interest, dividend, tax or correction). The money
- * of a trade is its `net`; of the others, `amount`.
- */
-export type DealKind = 'trade' | 'deposit' | 'withdrawal' | 'rebate' | 'result';
-
-/** A row of the deals table: a closed trade, a cash flow, a rebate credited or a result of the account. */
-export interface DealEntry {
-  accountId: number;
-  kind: DealKind;
-  symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  category: 'Forex' | 'Equities' | null;
-  quantity: number;
-  openPrice: number | null;
-  closePrice: number | null;
-  openedAt: number | null;
-  at: number;
-  amount: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  /** A trade's rebate earned (simulated brokers: not on the balance); a rebate row's credit (= amount). */
-  rebate: number;
-  /** profit + swap + commission + fee of a trade; 0 for a cash flow or a rebate (their money is `amount`). */
-  net: number;
-  mae: number | null;
-  mfe: number | null;
-  execMs: number | null;
-  rebalancing: boolean;
-  /** The broker's ticket (real accounts); null for the simulated market's deals. */
-  ticket: number | null;
-  /** The position the trade closed (null for cash flows and generated history). */
-  positionId: number | null;
-  /** The master position this trade copies, as the copy engine linked it; null when not known. */
-  copyOf: number | null;
-  /** An imported statement's opening balance (a cash flow): the balance before the statement's period. */
-  opening?: boolean;
-  /**
-   * The MT5 type of the broker's deal a balance row was booked from, where its kind does not name it:
-   * a bonus (a cash flow) or a result of the account (charge, interest, …); null otherwise.
-   */
-  dealType?: number | null;
-}
+import type { Deal, DealKind } from '#shared/domain/deal.ts';
+import type { BalanceMove } from '#server/ledger/port.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 /** Stores deal rows (trades, cash flows, rebates credited, results of the account) in the order given. */
-export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Promise<void> {
+export async function insertDeals(q: Queryable, deals: readonly Deal[]): Promise<void> {
   await insertMany(
     q,
     'deals',
@@ -69,12 +25,16 @@ export async function insertDeals(q: Queryable, deals: readonly DealEntry[]): Pr
   );
 }
 
-/** A stored deal as the account screens read it. */
+/**
+ * A stored deal as the account screens read it: the row's own spelling.
+ * TODO(vocab): src/server/routes/accounts-routes.ts and src/server/analytics/account-analytics.ts read
+ * this; read the domain Deal (src/shared/domain/deal.ts) there and make this row type private.
+ */
 export interface DealRecord {
   kind: DealKind;
   symbol: string | null;
-  type: 'Buy' | 'Sell' | null;
-  category: 'Forex' | 'Equities' | null;
+  type: Side | null;
+  category: Market | null;
   quantity: number;
   open_price: number | null;
   close_price: number | null;
@@ -89,7 +49,7 @@ export interface DealRecord {
   is_rebalancing: boolean;
   /** An imported statement's opening balance: the balance before its period, the account's starting capital. */
   is_opening: boolean;
-  /** The MT5 type of a bonus or a result of the account (DealEntry.dealType); null otherwise. */
+  /** The MT5 type of a bonus or a result of the account (Deal.dealType); null otherwise. */
   deal_type: number | null;
 }
 
@@ -155,7 +115,7 @@ export async function excursionRows(q: Queryable): Promise<{ symbol: string; tei
 }
 
 /** Symbols of a category the stored deals traded (the instruments known without a broker connected). */
-export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'): Promise<string[]> {
+export async function tradedSymbols(q: Queryable, category: Market): Promise<string[]> {
   const rows = await q.query<{ symbol: string }>(
     "SELECT DISTINCT symbol FROM deals WHERE kind = 'trade' AND category = $1 ORDER BY symbol",
     [category],
@@ -164,10 +124,7 @@ export async function tradedSymbols(q: Queryable, category: 'Forex' | 'Equities'
 }
 
 /** An account's money movements, oldest first: each deal's time (epoch seconds), what it did to the balance, its broker ticket, and whether it is a statement's opening balance. */
-export async function balanceMoves(
-  q: Queryable,
-  accountId: number,
-): Promise<{ at: number; money: number; ticket: number | null; opening: boolean }[]> {
+export async function balanceMoves(q: Queryable, accountId: number): Promise<BalanceMove[]> {
   return q.query(
     `SELECT extract(epoch FROM datetime)::bigint AS at, CASE WHEN kind = 'trade' THEN net ELSE amount END AS money, ticket,
        is_opening AS opening
@@ -176,24 +133,24 @@ export async function balanceMoves(
   );
 }
 
-/** Deal rows as DealEntry (the ledger's spelling), times as epoch seconds. */
+/** Deal rows as the domain's Deal, times as epoch seconds. */
 const ENTRY_COLUMNS = `account_id AS "accountId", kind, symbol, type, category, quantity, open_price AS "openPrice",
   close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS at,
   amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket,
   position_id AS "positionId", copy_of AS "copyOf", is_opening AS opening, deal_type AS "dealType"`;
 
 /** An account's deal rows of these broker tickets, locked until the transaction ends. */
-export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<DealEntry[]> {
+export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<Deal[]> {
   if (tickets.length === 0) return [];
-  return q.query<DealEntry>(
+  return q.query<Deal>(
     `SELECT ${ENTRY_COLUMNS} FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[]) ORDER BY ticket FOR UPDATE`,
     [accountId, [...tickets]],
   );
 }
 
 /** Every deal row after this id, in order, with its id (a feed of what the books recorded). */
-export async function dealsAfter(q: Queryable, afterId: number): Promise<(DealEntry & { id: number })[]> {
-  return q.query<DealEntry & { id: number }>(`SELECT id, ${ENTRY_COLUMNS} FROM deals WHERE id > $1 ORDER BY id`, [afterId]);
+export async function dealsAfter(q: Queryable, afterId: number): Promise<(Deal & { id: number })[]> {
+  return q.query<Deal & { id: number }>(`SELECT id, ${ENTRY_COLUMNS} FROM deals WHERE id > $1 ORDER BY id`, [afterId]);
 }
 
 export async function deleteDealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<void> {

@@ -1,18 +1,9 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
+import type { NavEntry } from '#server/ledger/port.ts';
 
 const DAY_MS = 86_400_000;
-
-/** An end-of-day NAV row (day: days since 1970-01-01, UTC). */
-export interface NavEntry {
-  accountId: number;
-  day: number;
-  balance: number;
-  equity: number;
-  /** epoch seconds the snapshot was taken */
-  takenAt: number;
-}
 
 const navValues = (rows: readonly NavEntry[]) =>
   rows.map((n) => [n.accountId, new Date(n.day * DAY_MS), n.balance, n.equity, new Date(n.takenAt * 1000)]);

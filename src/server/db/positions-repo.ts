@@ -1,6 +1,8 @@
 import type { LivePosition } from '#server/broker/port.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 /** A row of the positions table: an open position. */
 export interface PositionRow {
@@ -8,8 +10,8 @@ export interface PositionRow {
   account_id: number;
   master_position_id: number | null;
   symbol: string;
-  type: 'Buy' | 'Sell';
-  category: 'Forex' | 'Equities';
+  type: Side;
+  category: Market;
   quantity: number;
   price_open: number;
   price_current: number;

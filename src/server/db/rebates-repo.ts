@@ -2,23 +2,7 @@ import type { ScopeFilter } from './scope-filter.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
-
-/** One account-month of rebates: added to the month's row (lots and rebate summed, balance replaced). */
-export interface RebateEntry {
-  accountId: number;
-  /** 'YYYY-MM-01' */
-  month: string;
-  lots: number;
-  rebate: number;
-  balance: number;
-}
-
-export interface ProfitSharingEntry {
-  accountId: number;
-  month: string;
-  fee: number;
-  balance: number;
-}
+import type { ProfitSharingEntry, RebateEntry } from '#server/ledger/port.ts';
 
 /**
  * Adds rebates to their account-month rows: lots and rebate are summed, the balance is the last

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { LIMITS, READ_BUDGET, ReadBudgetError } from './budget.ts';
-import { NotAStatementError, type ParsedStatement } from './report.ts';
+import { LIMITS, READ_BUDGET, ReadBudgetError } from '#shared/statements/budget.ts';
+import { NotAStatementError, type ParsedStatement } from '#shared/statements/report.ts';
 
 /** What the reading worker answers. */
 export type WorkerAnswer =

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { NotAStatementError, parseStatement, ReadBudgetError } from './report.ts';
+import { NotAStatementError, parseStatement, ReadBudgetError } from '#shared/statements/report.ts';
 import type { WorkerAnswer } from './read-in-worker.ts';
 
 /** The worker thread that reads one statement file (read-in-worker.ts starts it): it answers once and ends. */

@@ -8,9 +8,9 @@ import { entryOf } from '#server/ledger/rules.ts';
 import { MT5_XLSX_SHEET } from '../../../tests/fixtures/reports/mt5-xlsx-sheet.ts';
 import { unzipSync, zipSync } from 'fflate';
 import { mt5Report } from '../../../tests/fixtures/reports/mt5-report.ts';
-import { READ_BUDGET } from './budget.ts';
-import { parseNumber, parseTicket, parseTime } from './cells.ts';
-import { NotAStatementError, parseStatement, ReadBudgetError, type ParsedStatement } from './report.ts';
+import { READ_BUDGET } from '#shared/statements/budget.ts';
+import { parseNumber, parseTicket, parseTime } from '#shared/statements/cells.ts';
+import { NotAStatementError, parseStatement, ReadBudgetError, type ParsedStatement } from '#shared/statements/report.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../tests/fixtures/reports/${name}`, import.meta.url)));
 

@@ -5,6 +5,7 @@ import { readBooks } from '#server/db/accounts-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
 import { balanceMoves } from '#server/db/deals-repo.ts';
 import { balanceAnchors, saveBalanceAnchor, saveStatementEquity } from '#server/db/statement-repo.ts';
+import { writeContextOf } from '#server/db/write-context.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 
 /** What booking a statement's own figures left: the opening balance booked before its first deal, and the account's figures. */
@@ -46,16 +47,16 @@ export async function bookStatement(
     const storedBy = new Map(openings.map((entry) => [entry.ticket, entry]));
     const takeBack = openings.filter((entry) => !wantedBy.has(entry.ticket) || !same(wantedBy.get(entry.ticket)!, entry));
     const record = wanted.filter((entry) => !storedBy.has(entry.ticket) || !same(storedBy.get(entry.ticket)!, entry));
-    if (takeBack.length) await ledger.unrecord(tx, accountId, takeBack.map((entry) => entry.ticket));
+    if (takeBack.length) await ledger.unrecord(writeContextOf(tx), accountId, takeBack.map((entry) => entry.ticket));
     if (record.length) {
       await ledger.record(
-        tx,
+        writeContextOf(tx),
         record.map((entry) => ({ accountId, ticket: entry.ticket, at: entry.at, amount: entry.amount, rebalancing: false, opening: true })),
       );
     }
     // The end-of-day NAV derived from the deals moves with the opening entries, from the earliest one changed.
     const changedFrom = Math.min(...takeBack.map((entry) => entry.at), ...record.map((entry) => entry.at));
-    if (Number.isFinite(changedFrom)) await ledger.deriveNav(tx, accountId, changedFrom, nowS);
+    if (Number.isFinite(changedFrom)) await ledger.deriveNav(writeContextOf(tx), accountId, changedFrom, nowS);
     if (statement.opening) opening = wantedBy.get(-statement.opening.before_ticket)?.amount ?? null;
   }
   const [book] = await readBooks(tx, [accountId]);

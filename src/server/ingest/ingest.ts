@@ -24,8 +24,11 @@ import { closeReportedPositions, copyOfPositions, saveCopyOf } from '#server/db/
 import { symbolMap } from '#server/db/symbol-map-repo.ts';
 import { badRequest, forbidden, HttpError } from '#server/http/errors.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
-import { entryOf, type BookEvent, type ClosedTrade } from '#server/ledger/rules.ts';
-import { dealsByTickets, type DealEntry } from '#server/db/deals-repo.ts';
+import { entryOf } from '#server/ledger/rules.ts';
+import type { BookEvent, ClosedTrade } from '#shared/domain/book-events.ts';
+import { dealsByTickets } from '#server/db/deals-repo.ts';
+import { queryableOf, writeContextOf } from '#server/db/write-context.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
 import { bookStatement, type StatementBooked } from '#server/import/statement-books.ts';
 import { balanceOperations, categoryOf, roundTrips, symbolNamer, type BrokerDeal } from './mt5-books.ts';
@@ -74,7 +77,7 @@ async function canonical(q: Queryable, brokerId: number): Promise<(symbol: strin
 
 const price = (x: number | null) => (x === null ? null : roundTo(x, 6));
 /** What a deal row is judged by, as stored (prices to 6 places, money to the cent): a change in any rebooks it. */
-const fingerprint = (d: DealEntry) =>
+const fingerprint = (d: Deal) =>
   JSON.stringify([
     d.kind, roundTo(d.quantity, 4), cents(d.amount), cents(d.net), d.at, d.openedAt, price(d.openPrice), price(d.closePrice), d.symbol, d.type,
     d.dealType ?? null,
@@ -119,7 +122,8 @@ export class Ingest {
       return { report: a, account };
     });
     const skew = Math.round((nowMs - batch.sent_at) / 100) / 10;
-    return this.ledger.write(async (tx) => {
+    return this.ledger.write(async (ctx) => {
+      const tx = queryableOf(ctx);
       // Batches of one agent are applied one at a time, in order.
       const session = await lockSession(tx, agent.id);
       const again = await batchAnswer<IngestAnswer>(tx, agent.id, batch.batch_id);
@@ -304,7 +308,8 @@ export class Ingest {
         );
       }
     }
-    return this.ledger.write(async (tx) => {
+    return this.ledger.write(async (ctx) => {
+      const tx = queryableOf(ctx);
       const account = await accountBroker(tx, accountId);
       if (!account) throw badRequest(`No account ${accountId}.`);
       // The simulated market keeps its accounts' books: real deals would make them disagree.
@@ -338,11 +343,12 @@ export class Ingest {
       if (row) takeBack.push(ticket);
       if (next) record.push(next);
     }
-    if (takeBack.length) await this.ledger.unrecord(tx, accountId, takeBack);
-    if (record.length) await this.ledger.record(tx, record);
+    const ctx = writeContextOf(tx);
+    if (takeBack.length) await this.ledger.unrecord(ctx, accountId, takeBack);
+    if (record.length) await this.ledger.record(ctx, record);
     // The earliest day the change touched: the derived NAV from there is made again.
     const changedFrom = [...takeBack.map((t) => stored.get(t)!.at), ...record.map((e) => entryOf(e).at)].reduce((a, b) => Math.min(a, b), Infinity);
-    if (Number.isFinite(changedFrom)) await this.ledger.deriveNav(tx, accountId, changedFrom, this.now() / 1000);
+    if (Number.isFinite(changedFrom)) await this.ledger.deriveNav(ctx, accountId, changedFrom, this.now() / 1000);
     return record.length;
   }
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bookCashFlow, bookRebate, bookResult, derivedNav, openBook, unbook, type Book } from '#server/ledger/books.ts';
-import { entryOf, type BookEvent } from '#server/ledger/rules.ts';
-import type { DealEntry } from '#server/db/deals-repo.ts';
+import { bookCashFlow, bookRebate, bookResult, derivedNav, openBook, unbook } from '#server/ledger/books.ts';
+import type { Book } from '#server/ledger/port.ts';
+import { entryOf } from '#server/ledger/rules.ts';
+import type { BookEvent } from '#shared/domain/book-events.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { accountResults, balanceOperations, cashFlows, type BrokerDeal } from './mt5-books.ts';
 
 /**
@@ -19,10 +21,10 @@ const op = (ticket: number, type: number, profit: number, hour = ticket, over: P
 });
 
 /** What Ledger.record does with the events, in memory: the book after them and the deal rows written. */
-function book(deals: readonly BrokerDeal[], start: Book = openBook(7, 'Real 7', 'SMA')): { book: Book; rows: DealEntry[] } {
+function book(deals: readonly BrokerDeal[], start: Book = openBook(7, 'Real 7', 'SMA')): { book: Book; rows: Deal[] } {
   const events: BookEvent[] = balanceOperations(7, deals).sort((a, b) => entryOf(a).at - entryOf(b).at);
   let b = start;
-  const rows: DealEntry[] = [];
+  const rows: Deal[] = [];
   for (const e of events) {
     const step = 'closedAt' in e ? null : 'kind' in e ? (e.kind === 'rebate' ? bookRebate(b, e) : bookResult(b, e)) : bookCashFlow(b, e);
     if (!step) throw new Error('no trades here');

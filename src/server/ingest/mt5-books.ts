@@ -1,24 +1,15 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { categoryOfSymbol, canonicalSymbol } from '#shared/domain/instruments.ts';
-import { DEAL_TYPE } from '#shared/contract/ingest.ts';
+import { DEAL_TYPE, type IngestDeal } from '#shared/contract/ingest.ts';
 import { balanceEffect, dealRole } from '#shared/domain/deal-types.ts';
-import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from '#server/ledger/rules.ts';
+import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from '#shared/domain/book-events.ts';
+import { oppositeSide, type Side } from '#shared/domain/side.ts';
 
-/** A deal as the broker reported it, its symbol canonical and its time in UTC (epoch seconds). */
-export interface BrokerDeal {
-  ticket: number;
-  position_id: number;
-  type: number;
-  entry: 'in' | 'out' | 'inout' | 'out_by';
-  symbol: string;
-  volume: number;
-  price: number;
-  commission: number;
-  fee: number;
-  swap: number;
-  profit: number;
-  time: number;
-}
+/**
+ * An ingest deal (src/shared/contract/ingest.ts) as the books read it and broker_deals stores it: its
+ * symbol canonical and its time in UTC (epoch seconds), without the order and comment.
+ */
+export type BrokerDeal = Omit<IngestDeal, 'order' | 'comment'>;
 
 /** The product's market of a symbol (docs/instruments.md). */
 export const categoryOf = categoryOfSymbol;
@@ -32,8 +23,7 @@ export const symbolNamer =
   (symbol: string): string =>
     map.get(symbol) ?? canonicalSymbol(symbol);
 const isTrade = (d: BrokerDeal) => dealRole(d.type) === 'trade';
-const sideOf = (d: BrokerDeal): 'Buy' | 'Sell' => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
-const opposite = (s: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (s === 'Buy' ? 'Sell' : 'Buy');
+const sideOf = (d: BrokerDeal): Side => (d.type === DEAL_TYPE.buy ? 'Buy' : 'Sell');
 const EPSILON = 1e-9;
 
 /**
@@ -58,7 +48,7 @@ export function roundTrips(accountId: number, deals: readonly BrokerDeal[]): Clo
  */
 function positionRoundTrips(accountId: number, deals: readonly BrokerDeal[]): ClosedTrade[] {
   const trades: ClosedTrade[] = [];
-  let side: 'Buy' | 'Sell' | null = null;
+  let side: Side | null = null;
   let openVolume = 0;
   let openValue = 0;
   let openCommission = 0;
@@ -70,7 +60,7 @@ function positionRoundTrips(accountId: number, deals: readonly BrokerDeal[]): Cl
       accountId,
       ticket: d.ticket,
       symbol: d.symbol,
-      type: side ?? opposite(sideOf(d)),
+      type: side ?? oppositeSide(sideOf(d)),
       category: categoryOf(d.symbol),
       quantity: volume,
       openPrice,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bookCashFlow, bookRebate, bookTrade, derivedNav, endDay, endMonth, openBook, unbook, type Book } from './books.ts';
+import { bookCashFlow, bookRebate, bookTrade, derivedNav, endDay, endMonth, openBook, unbook } from './books.ts';
+import type { Book } from '#server/ledger/port.ts';
 import { DAY_S } from './calendar.ts';
-import type { ClosedTrade } from './rules.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
 
 // 2026-09-30 (a Wednesday), 00:00 UTC, as an epoch day and seconds.
 const SEP30 = Date.UTC(2026, 8, 30) / 1000;

@@ -1,3 +1,4 @@
+import { drawdownPct } from '#shared/analytics/drawdown.ts';
 import { adjustHwmForCashFlow, settleProfitSharing } from '#shared/analytics/rebates.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { DAY_S, dayOf, endsMonth, monthOf } from './calendar.ts';
@@ -10,18 +11,10 @@ import {
   rebateEntry,
   resultEntry,
   tradeEntry,
-  type AccountResult,
-  type CashFlow,
-  type ClosedTrade,
-  type RebateCredit,
 } from './rules.ts';
-import type { Book } from '#server/db/accounts-repo.ts';
-import type { NewAlert } from '#server/db/alerts-repo.ts';
-import type { DealEntry } from '#server/db/deals-repo.ts';
-import type { NavEntry } from '#server/db/nav-repo.ts';
-import type { ProfitSharingEntry, RebateEntry } from '#server/db/rebates-repo.ts';
-
-export type { Book, NavEntry, ProfitSharingEntry, RebateEntry };
+import type { AccountResult, CashFlow, ClosedTrade, RebateCredit } from '#shared/domain/book-events.ts';
+import type { Deal } from '#shared/domain/deal.ts';
+import type { Book, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from './port.ts';
 
 /*
  * One account's books between events: what every bookkeeping step reads and moves on. The simulated
@@ -40,7 +33,7 @@ export const openBook = (accountId: number, accountName: string, category: strin
 });
 
 /** A trade closes: its deal row, its net on the balance, its lots and rebate on the month's row. */
-export function bookTrade(book: Book, trade: ClosedTrade): { book: Book; deal: DealEntry; rebate: RebateEntry } {
+export function bookTrade(book: Book, trade: ClosedTrade): { book: Book; deal: Deal; rebate: RebateEntry } {
   const deal = tradeEntry(trade);
   const balance = cents(book.balance + deal.net);
   return {
@@ -51,7 +44,7 @@ export function bookTrade(book: Book, trade: ClosedTrade): { book: Book; deal: D
 }
 
 /** A deposit or withdrawal: the balance, the high-water mark and the drawdown peak move with it. */
-export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: DealEntry } {
+export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: Deal } {
   const deal = cashFlowEntry(flow);
   return {
     book: {
@@ -68,7 +61,7 @@ export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: De
  * A rebate credited (MT5 agent commission): on the balance as income (the high-water mark and the
  * drawdown peak stay, as for a trade's result) and on its month's rebate row.
  */
-export function bookRebate(book: Book, credit: RebateCredit): { book: Book; deal: DealEntry; rebate: RebateEntry } {
+export function bookRebate(book: Book, credit: RebateCredit): { book: Book; deal: Deal; rebate: RebateEntry } {
   const deal = rebateEntry(credit);
   const balance = cents(book.balance + deal.amount);
   return {
@@ -83,7 +76,7 @@ export function bookRebate(book: Book, credit: RebateCredit): { book: Book; deal
  * correction): on the balance as a trade's result is (the high-water mark and the drawdown peak stay);
  * it is on no rebate row.
  */
-export function bookResult(book: Book, result: AccountResult): { book: Book; deal: DealEntry } {
+export function bookResult(book: Book, result: AccountResult): { book: Book; deal: Deal } {
   const deal = resultEntry(result);
   return { book: { ...book, balance: cents(book.balance + deal.amount) }, deal };
 }
@@ -93,7 +86,7 @@ export function bookResult(book: Book, result: AccountResult): { book: Book; dea
  * mark and drawdown peak for a cash flow; the balance for a result of the account; lots and rebate off
  * its month's row for a trade or a rebate).
  */
-export function unbook(book: Book, deal: DealEntry): { book: Book; rebate: RebateEntry | null } {
+export function unbook(book: Book, deal: Deal): { book: Book; rebate: RebateEntry | null } {
   if (deal.kind === 'result') return { book: { ...book, balance: cents(book.balance - deal.amount) }, rebate: null };
   if (deal.kind === 'rebate') {
     const balance = cents(book.balance - deal.amount);
@@ -129,7 +122,7 @@ export function endDay(
 ): { book: Book; nav: NavEntry; alert: NewAlert | null } {
   const eq = cents(equity);
   const peak = Math.max(book.peak ?? eq, eq);
-  const drawdown = peak > 0 ? ((peak - eq) / peak) * 100 : 0;
+  const drawdown = drawdownPct(peak, eq);
   let inBreach = book.inBreach;
   let alert: NewAlert | null = null;
   if (!inBreach && drawdown >= DRAWDOWN_BREACH_PCT) {

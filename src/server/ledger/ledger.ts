@@ -1,12 +1,10 @@
-import type { Database, Queryable } from '#server/db/database.ts';
-import { readBooks, writeBooks } from '#server/db/accounts-repo.ts';
-import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
-import { balanceMoves, deleteDealsByTickets, dealsByTickets, insertDeals } from '#server/db/deals-repo.ts';
-import { insertNav, lastNavDay, saveDerivedNav } from '#server/db/nav-repo.ts';
-import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
-import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from './books.ts';
+import type { BookEvent } from '#shared/domain/book-events.ts';
+import type { Deal } from '#shared/domain/deal.ts';
+import type { WriteContext } from '#server/broker/port.ts';
+import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook } from './books.ts';
 import { dayOf } from './calendar.ts';
-import { marginAlert, silenceAlert, type BookEvent, type DealEntry, type WatchedAccount } from './rules.ts';
+import type { Book, BooksStore, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from './port.ts';
+import { marginAlert, silenceAlert, type WatchedAccount } from './rules.ts';
 
 /** What the ledger needs to know of an account at a day end or a threshold check. */
 export type AccountFigures = WatchedAccount;
@@ -24,7 +22,8 @@ export class Ledger {
   private readonly silenceAlerted = new Set<number>();
 
   constructor(
-    private readonly db: Database,
+    /** Where the books are kept (src/server/db/books-store.ts). */
+    private readonly store: BooksStore,
     /** Told after every commit (the cached answers' generation). */
     private readonly onCommit: () => void = () => {},
   ) {}
@@ -35,19 +34,19 @@ export class Ledger {
   }
 
   /** Runs `fn` in one transaction; the books count as changed once it has committed. */
-  async write<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(fn);
+  async write<T>(fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
+    const result = await this.store.transaction(fn);
     this.changes++;
     this.onCommit();
     return result;
   }
 
   /** Closed trades, cash flows, rebates credited and results of the accounts, in order; returns the accounts' balances after them. */
-  async record(tx: Queryable, events: readonly BookEvent[]): Promise<Map<number, number>> {
+  async record(ctx: WriteContext, events: readonly BookEvent[]): Promise<Map<number, number>> {
     if (events.length === 0) return new Map();
-    const books = new Map((await readBooks(tx, [...new Set(events.map((e) => e.accountId))])).map((b) => [b.accountId, b]));
-    const deals: DealEntry[] = [];
-    const rebates = [];
+    const books = new Map((await this.store.readBooks(ctx, [...new Set(events.map((e) => e.accountId))])).map((b) => [b.accountId, b]));
+    const deals: Deal[] = [];
+    const rebates: RebateEntry[] = [];
     for (const e of events) {
       const book = books.get(e.accountId);
       if (!book) throw new Error(`no account ${e.accountId}`);
@@ -66,9 +65,9 @@ export class Ledger {
         deals.push(step.deal);
       }
     }
-    await insertDeals(tx, deals);
-    await writeBooks(tx, [...books.values()]);
-    await addRebates(tx, rebates);
+    await this.store.insertDeals(ctx, deals);
+    await this.store.writeBooks(ctx, [...books.values()]);
+    await this.store.addRebates(ctx, rebates);
     return new Map([...books.values()].map((b) => [b.accountId, b.balance]));
   }
 
@@ -76,10 +75,10 @@ export class Ledger {
    * Takes back deals already booked (the broker deleted or changed them), by ticket; returns the
    * accounts' balances after.
    */
-  async unrecord(tx: Queryable, accountId: number, tickets: readonly number[]): Promise<number> {
-    const rows = await dealsByTickets(tx, accountId, tickets);
+  async unrecord(ctx: WriteContext, accountId: number, tickets: readonly number[]): Promise<number> {
+    const rows = await this.store.dealsByTickets(ctx, accountId, tickets);
     if (rows.length === 0) return 0;
-    let [book] = await readBooks(tx, [accountId]);
+    let [book] = await this.store.readBooks(ctx, [accountId]);
     if (!book) throw new Error(`no account ${accountId}`);
     const rebates: RebateEntry[] = [];
     for (const row of rows) {
@@ -87,9 +86,9 @@ export class Ledger {
       book = step.book;
       if (step.rebate) rebates.push(step.rebate);
     }
-    await deleteDealsByTickets(tx, accountId, rows.map((r) => r.ticket!));
-    await writeBooks(tx, [book]);
-    await addRebates(tx, rebates);
+    await this.store.deleteDealsByTickets(ctx, accountId, rows.map((r) => r.ticket!));
+    await this.store.writeBooks(ctx, [book]);
+    await this.store.addRebates(ctx, rebates);
     return rows.length;
   }
 
@@ -98,21 +97,21 @@ export class Ledger {
    * NAV rows of the past days from then are derived again from its deals, in the same transaction.
    * Rows taken live stay as they are; deals of today change no past day.
    */
-  async deriveNav(tx: Queryable, accountId: number, fromS: number, nowS: number): Promise<void> {
+  async deriveNav(ctx: WriteContext, accountId: number, fromS: number, nowS: number): Promise<void> {
     const today = dayOf(nowS);
     if (dayOf(fromS) >= today) return;
-    const moves = await balanceMoves(tx, accountId);
+    const moves = await this.store.balanceMoves(ctx, accountId);
     const first = moves[0];
-    await saveDerivedNav(tx, accountId, derivedNav(accountId, moves, dayOf(fromS), today), first ? dayOf(first.at) : null);
+    await this.store.saveDerivedNav(ctx, accountId, derivedNav(accountId, moves, dayOf(fromS), today), first ? dayOf(first.at) : null);
   }
 
   /**
    * A day ended with the accounts at these figures: NAV rows and drawdown alerts, and profit sharing
    * when it was the month's last day.
    */
-  async endDay(tx: Queryable, day: number, accounts: readonly AccountFigures[]): Promise<void> {
+  async endDay(ctx: WriteContext, day: number, accounts: readonly AccountFigures[]): Promise<void> {
     const equity = new Map(accounts.map((a) => [a.id, a.equity]));
-    const books = (await readBooks(tx)).filter((b) => equity.has(b.accountId));
+    const books = (await this.store.readBooks(ctx)).filter((b) => equity.has(b.accountId));
     const navs: NavEntry[] = [];
     const alerts: NewAlert[] = [];
     const sharing: ProfitSharingEntry[] = [];
@@ -124,17 +123,17 @@ export class Ledger {
       if (closed.sharing) sharing.push(closed.sharing);
       after.push(closed.book);
     }
-    await insertNav(tx, navs);
-    await insertAlerts(tx, alerts);
-    await setProfitSharing(tx, sharing);
-    await writeBooks(tx, after);
+    await this.store.insertNav(ctx, navs);
+    await this.store.insertAlerts(ctx, alerts);
+    await this.store.setProfitSharing(ctx, sharing);
+    await this.store.writeBooks(ctx, after);
   }
 
   /** Days the server was down: end-of-day NAV at the stored figures (nothing traded meanwhile). */
   async catchUp(today: number, accounts: readonly AccountFigures[]): Promise<void> {
-    const last = await lastNavDay(this.db);
+    const last = await this.store.lastNavDay();
     if (last === null) return;
-    for (let day = last + 1; day < today; day++) await this.write((tx) => this.endDay(tx, day, accounts));
+    for (let day = last + 1; day < today; day++) await this.write((ctx) => this.endDay(ctx, day, accounts));
   }
 
   /**
@@ -159,7 +158,7 @@ export class Ledger {
     }
     // Remembered once recorded: an alert whose insert failed is raised again at the next check.
     if (alerts.length) {
-      await insertAlerts(this.db, alerts);
+      await this.store.insertAlerts(null, alerts);
       this.onCommit();
     }
     for (const id of alertedMargin) this.marginAlerted.set(id, nowS);
@@ -168,5 +167,4 @@ export class Ledger {
       else this.silenceAlerted.delete(a.id);
     }
   }
-
 }

@@ -1,11 +1,11 @@
 import { excursion } from '#shared/analytics/excursions.ts';
+import { marginLevel } from '#shared/analytics/margin.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { netResult } from '#shared/analytics/trade-stats.ts';
 import type { Category } from '#shared/domain/portfolios.ts';
-import type { NewAlert } from '#server/db/alerts-repo.ts';
-import type { DealEntry } from '#server/db/deals-repo.ts';
-
-export type { DealEntry };
+import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from '#shared/domain/book-events.ts';
+import type { Deal } from '#shared/domain/deal.ts';
+import type { NewAlert } from './port.ts';
 
 /** Profit sharing rate per account category, charged at month end on the high-water mark (docs/figures.md H1). */
 export const PROFIT_SHARING_RATE: Record<Category, number> = {
@@ -31,9 +31,6 @@ export const SILENCE_REARM_S = 60;
 /** Equity this far (%) under its peak is a drawdown breach; the alert re-arms once back within 3 %. */
 export const DRAWDOWN_BREACH_PCT = 6;
 export const DRAWDOWN_REARM_PCT = 3;
-
-/** Margin level in %, null without margin in use. */
-export const marginLevel = (equity: number, margin: number): number | null => (margin > 0 ? (equity / margin) * 100 : null);
 
 export const marginAlertMessage = (accountName: string, level: number): string =>
   `Margin level on ${accountName} fell to ${Math.round(level)} % (alert below ${MARGIN_ALERT_LEVEL} %).`;
@@ -82,89 +79,8 @@ export function silenceAlert(
 export const drawdownAlertMessage = (accountName: string, drawdownPct: number): string =>
   `Drawdown breach on ${accountName}: equity ${drawdownPct.toFixed(1)} % below its peak.`;
 
-/** A trade as the broker reports it when it closes (prices, costs and rebate in the account currency). */
-export interface ClosedTrade {
-  accountId: number;
-  symbol: string;
-  type: 'Buy' | 'Sell';
-  category: 'Forex' | 'Equities';
-  quantity: number;
-  openPrice: number;
-  closePrice: number;
-  /** epoch seconds */
-  openedAt: number;
-  /** epoch seconds */
-  closedAt: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  /** The introducing broker's rebate earned by the round trip. */
-  rebate: number;
-  /** Lowest and highest price seen while open (for MAE/MFE); null when the broker does not say. */
-  low: number | null;
-  high: number | null;
-  execMs: number | null;
-  /** The broker's ticket of the closing deal (real accounts): the deal row is stored once per ticket. */
-  ticket?: number;
-  /** The position the trade closed, and the master position it copies (the copy engine's link). */
-  positionId?: number | null;
-  copyOf?: number | null;
-}
-
-/** A deposit (positive) or withdrawal (negative). */
-export interface CashFlow {
-  accountId: number;
-  /** epoch seconds */
-  at: number;
-  amount: number;
-  /** A transfer between the portfolio's own accounts, hidden when rebalancing is filtered out. */
-  rebalancing: boolean;
-  /** The broker's ticket of the balance deal (real accounts). */
-  ticket?: number;
-  /** An imported statement's opening balance (the balance before its period), not money the user moved. */
-  opening?: boolean;
-  /** The MT5 type of the broker's deal where it is no plain balance deal: 6, a bonus. */
-  dealType?: number;
-}
-
-/**
- * The introducing broker's rebate paid into the account (an MT5 agent commission deal, types 10 and
- * 11): income, like a trade's result, not a deposit (docs/architecture.md, "Rebates credited as deals").
- */
-export interface RebateCredit {
-  kind: 'rebate';
-  accountId: number;
-  /** epoch seconds */
-  at: number;
-  amount: number;
-  /** The broker's ticket of the agent commission deal. */
-  ticket?: number;
-}
-
-/**
- * A result of the account booked by the broker as a deal of its own, not a trade: a charge, a
- * correction, a commission (per deal, daily or monthly), interest, a dividend or tax (MT5 deal types
- * 4, 5, 7, 8, 9, 12, 15, 16, 17). It moves the balance as a trade's result does, not as a deposit
- * (docs/architecture.md, "Deal types on the books").
- */
-export interface AccountResult {
-  kind: 'result';
-  accountId: number;
-  /** epoch seconds */
-  at: number;
-  amount: number;
-  /** The MT5 deal type, which names the row in the deal list. */
-  dealType: number;
-  /** The broker's ticket of the deal. */
-  ticket?: number;
-}
-
-/** What the ledger books: a closed trade, a cash flow, a rebate credited or a result of the account. */
-export type BookEvent = ClosedTrade | CashFlow | RebateCredit | AccountResult;
-
 /** The deal row of a closed trade: its net result and its excursions (docs/figures.md). */
-export function tradeEntry(t: ClosedTrade): DealEntry {
+export function tradeEntry(t: ClosedTrade): Deal {
   const ex =
     t.low !== null && t.high !== null
       ? excursion(t.type, t.openPrice, Math.min(t.low, t.openPrice, t.closePrice), Math.max(t.high, t.openPrice, t.closePrice))
@@ -186,7 +102,7 @@ export function tradeEntry(t: ClosedTrade): DealEntry {
     commission: t.commission,
     fee: t.fee,
     rebate: t.rebate,
-    net: cents(netResult({ ...t, volume: t.quantity })),
+    net: cents(netResult(t)),
     mae: ex?.mae ?? null,
     mfe: ex?.mfe ?? null,
     execMs: t.execMs,
@@ -198,24 +114,24 @@ export function tradeEntry(t: ClosedTrade): DealEntry {
 }
 
 /** The deal row of a rebate credited: its money is `amount`, and `rebate` says the same (net is a trade's). */
-export function rebateEntry(r: RebateCredit): DealEntry {
+export function rebateEntry(r: RebateCredit): Deal {
   return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'rebate', rebate: cents(r.amount) };
 }
 
 /** The deal row of a result of the account: its money is `amount` (net is a trade's), its MT5 type names it. */
-export function resultEntry(r: AccountResult): DealEntry {
+export function resultEntry(r: AccountResult): Deal {
   return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'result', dealType: r.dealType };
 }
 
 /** The deal row of any event the ledger books. */
-export function entryOf(e: BookEvent): DealEntry {
+export function entryOf(e: BookEvent): Deal {
   if ('closedAt' in e) return tradeEntry(e);
   if ('kind' in e) return e.kind === 'rebate' ? rebateEntry(e) : resultEntry(e);
   return cashFlowEntry(e);
 }
 
 /** The deal row of a cash flow. */
-export function cashFlowEntry(f: CashFlow): DealEntry {
+export function cashFlowEntry(f: CashFlow): Deal {
   return {
     accountId: f.accountId,
     kind: f.amount >= 0 ? 'deposit' : 'withdrawal',

@@ -1,6 +1,6 @@
 import { aggregateBreakeven } from '#shared/analytics/breakeven.ts';
 import type { Position } from '#shared/contract/positions.ts';
-import { roundTo } from '#shared/analytics/stats.ts';
+import { finiteOrZero, roundTo } from '#shared/analytics/stats.ts';
 import { convert } from '#shared/domain/fx.ts';
 import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/broker/port.ts';
 
@@ -11,7 +11,6 @@ export interface ExcursionCache {
 export type GroupBy = 'symbol' | 'account' | 'broker';
 
 const finiteOrNull = (x: number | null | undefined): number | null => (x !== null && x !== undefined && Number.isFinite(x) ? x : null);
-const finiteOrZero = (x: number): number => (Number.isFinite(x) ? x : 0);
 
 /**
  * Rows of a live feed: the positions given, grouped per symbol and direction (and per account or broker),
@@ -36,16 +35,10 @@ export function aggregatePositions(
     groups.set(key, g);
   }
   const rates = snapshot.rates;
-  // A currency without a rate yet (a terminal that sends no quotes) is shown unconverted rather
-  // than failing the whole feed.
-  const safely = (amount: number, from: string, to: string) => {
-    try {
-      return convert(amount, from, to, rates);
-    } catch {
-      return amount;
-    }
-  };
-  const eur = (amount: number, currency: string) => safely(amount, currency, 'EUR');
+  // A currency without a rate yet (a terminal that sends no quotes) is shown unconverted: the feed's
+  // money fields cannot be null (docs/decisions/0001-eur-conversion-missing-rate.md).
+  const convertAmount = (amount: number, from: string, to: string) => convert(amount, from, to, rates, 'unconverted');
+  const eur = (amount: number, currency: string) => convertAmount(amount, currency, 'EUR');
   const rows: Position[] = [];
   for (const { legs, accounts } of groups.values()) {
     const first = legs[0]!;
@@ -55,7 +48,7 @@ export function aggregatePositions(
     const lots = legs.reduce((s, p) => s + p.quantity, 0);
     const currencies = new Set(accounts.map((a) => a.currency));
     const currency = currencies.size === 1 ? a0.currency : 'EUR';
-    const inRowCurrency = (amount: number, from: string) => safely(amount, from, currency);
+    const inRowCurrency = (amount: number, from: string) => convertAmount(amount, from, currency);
     const profit = legs.reduce((s, p, i) => s + inRowCurrency(p.profit, accounts[i]!.currency), 0);
     const profitEur = legs.reduce((s, p, i) => s + eur(p.profit, accounts[i]!.currency), 0);
     const feeEur = legs.reduce((s, p, i) => s + eur(p.fee, accounts[i]!.currency), 0);
@@ -66,7 +59,7 @@ export function aggregatePositions(
       legs.map((p, i) => ({
         lots: p.quantity,
         openPrice: p.price_open,
-        costsQuote: safely(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote),
+        costsQuote: convertAmount(p.commission + p.fee + p.swap, accounts[i]!.currency, inst.quote),
       })),
       inst.contract,
     );

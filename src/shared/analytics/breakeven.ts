@@ -1,4 +1,6 @@
+import { PAIR_CONTRACT } from '#shared/domain/instruments.ts';
 import { roundTo } from './stats.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface BreakevenLeg {
   lots: number;
@@ -14,16 +16,16 @@ export interface AggregateBreakeven {
   breakevenMin: number;
 }
 
-function breakevenOf(type: 'Buy' | 'Sell', price: number, costs: number, lots: number, contractSize: number): number {
+function breakevenOf(type: Side, price: number, costs: number, lots: number, contractSize: number): number {
   const shift = costs / (lots * contractSize);
   return type === 'Buy' ? price - shift : price + shift;
 }
 
 /** VWAP and cost-adjusted breakeven of legs in one symbol and direction, prices to 5 decimals (docs/figures.md B1). */
 export function aggregateBreakeven(
-  type: 'Buy' | 'Sell',
+  type: Side,
   legs: readonly BreakevenLeg[],
-  contractSize = 100_000,
+  contractSize = PAIR_CONTRACT,
 ): AggregateBreakeven | null {
   const valid = legs.filter(
     (l) => Number.isFinite(l.lots) && l.lots > 0 && Number.isFinite(l.openPrice) && Number.isFinite(l.costsQuote),

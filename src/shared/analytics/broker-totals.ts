@@ -1,3 +1,4 @@
+import { finiteOrZero } from './stats.ts';
 /**
  * The brokers screen's Information figures (docs/product.md#screens): Total Balance, Total PnL and Total Rebate of
  * a broker's accounts. Accounts hold different currencies, so the totals are per currency, as the
@@ -19,17 +20,15 @@ export interface BrokerCurrencyTotals {
   accounts: number;
 }
 
-const amount = (value: number): number => (Number.isFinite(value) ? value : 0);
-
 /** Sums of balance, floating P/L and rebate per account currency, sorted by currency code. */
 export function brokerTotalsByCurrency(accounts: readonly BrokerAccountFigures[]): BrokerCurrencyTotals[] {
   const totals = new Map<string, BrokerCurrencyTotals>();
   for (const account of accounts) {
     const currency = account.currency.trim().toUpperCase() || 'EUR';
     const entry = totals.get(currency) ?? { currency, balance: 0, pnl: 0, rebate: null, accounts: 0 };
-    entry.balance += amount(account.balance);
-    entry.pnl += amount(account.pnl);
-    if (account.total_rebate !== null) entry.rebate = (entry.rebate ?? 0) + amount(account.total_rebate);
+    entry.balance += finiteOrZero(account.balance);
+    entry.pnl += finiteOrZero(account.pnl);
+    if (account.total_rebate !== null) entry.rebate = (entry.rebate ?? 0) + finiteOrZero(account.total_rebate);
     entry.accounts += 1;
     totals.set(currency, entry);
   }

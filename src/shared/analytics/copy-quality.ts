@@ -1,6 +1,9 @@
 import { copySize, lotUnitOf, type CopyTerms } from '#shared/domain/copy-lot.ts';
 import { convert, type EurRates } from '#shared/domain/fx.ts';
-import { instrumentSpec } from '#shared/domain/instruments.ts';
+import { contractSize, instrumentSpec, pipSize, quoteCurrency } from '#shared/domain/instruments.ts';
+import type { Deal } from '#shared/domain/deal.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 import { growthSeries, type LedgerEntry } from './series.ts';
 import { mean } from './stats.ts';
 
@@ -9,9 +12,6 @@ import { mean } from './stats.ts';
  * go wrong. Every figure is a pure function of the deals, the copy events and the rates.
  */
 
-export type Side = 'Buy' | 'Sell';
-export type Category = 'Forex' | 'Equities';
-
 /** A forex copy filling more than this many pips worse than its master raises a 'slippage' alert [ours]. */
 export const SLIPPAGE_ALERT_PIPS = 2;
 /** A share copy filling more than this many basis points of its master's price worse raises one [ours]. */
@@ -19,24 +19,12 @@ export const SLIPPAGE_ALERT_BPS = 10;
 /** A follower trade opened this close in time to a master trade of the same symbol and side is taken for its copy [ours]. */
 export const INFER_WINDOW_S = 60;
 
-/** A closed trade as the copy report reads it (epoch seconds; money in the account's currency). */
-export interface CopyTrade {
+/** What a trade deal always has filled in: its instrument, direction, market, prices and opening time. */
+type TradeFields = { [K in 'symbol' | 'type' | 'category' | 'openPrice' | 'closePrice' | 'openedAt']-?: NonNullable<Deal[K]> };
+
+/** A closed trade as the copy report reads it: a trade deal on the books (src/shared/domain/deal.ts), with its id. */
+export interface CopyTrade extends Pick<Deal, 'accountId' | 'quantity' | 'execMs' | 'swap' | 'commission' | 'fee' | 'positionId' | 'copyOf'>, TradeFields {
   id: number;
-  accountId: number;
-  symbol: string;
-  type: Side;
-  category: Category;
-  quantity: number;
-  openPrice: number;
-  closePrice: number;
-  openedAt: number;
-  execMs: number | null;
-  swap: number;
-  commission: number;
-  fee: number;
-  /** The position it closed, and the master position it copies as the copy engine linked it. */
-  positionId: number | null;
-  copyOf: number | null;
 }
 
 /** How much worse (positive) or better (negative) the follower's price was than its master's. */
@@ -49,12 +37,12 @@ export interface Slippage {
 
 const signed = (worseWhenHigher: boolean, master: number, follower: number) => (worseWhenHigher ? follower - master : master - follower);
 
-function slippage(price: number, symbol: string, category: Category): Slippage {
-  return { price, distance: category === 'Forex' ? price / instrumentSpec(symbol).pip : price };
+function slippage(price: number, symbol: string, category: Market): Slippage {
+  return { price, distance: category === 'Forex' ? price / pipSize(symbol) : price };
 }
 
 /** Entry: a buy filled higher, or a sell filled lower, than the master's is worse. */
-export function entrySlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
+export function entrySlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Market): Slippage {
   return slippage(signed(type === 'Buy', masterPrice, followerPrice), symbol, category);
 }
 
@@ -70,7 +58,7 @@ export interface SlippageBreach {
  * pips worse than its master's fill, shares more than SLIPPAGE_ALERT_BPS basis points of the
  * master's price worse. null when within it (or better).
  */
-export function slippageBreach(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): SlippageBreach | null {
+export function slippageBreach(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Market): SlippageBreach | null {
   const entry = entrySlippage(type, masterPrice, followerPrice, symbol, category);
   if (category === 'Forex') {
     // To a tenth of a hundredth of a pip: 2.0000000001 pips of float noise is not past 2.
@@ -83,32 +71,13 @@ export function slippageBreach(type: Side, masterPrice: number, followerPrice: n
 }
 
 /** Exit: a buy closed lower, or a sell closed higher, than the master's is worse. */
-export function exitSlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Category): Slippage {
+export function exitSlippage(type: Side, masterPrice: number, followerPrice: number, symbol: string, category: Market): Slippage {
   return slippage(signed(type === 'Sell', masterPrice, followerPrice), symbol, category);
-}
-
-/** The currency an instrument's price is quoted in (docs/instruments.md). */
-export function quoteCurrency(symbol: string): string {
-  return instrumentSpec(symbol).quote;
-}
-
-/** Units per lot (docs/instruments.md): 100,000 for a currency pair, ounces for a metal, one share, coin or index contract. */
-export function contractSize(symbol: string): number {
-  return instrumentSpec(symbol).contract;
-}
-
-/** An amount in another currency, or null when a rate is unknown (a terminal that sent no quotes). */
-export function convertOrNull(amount: number, from: string, to: string, rates: EurRates): number | null {
-  try {
-    return convert(amount, from, to, rates);
-  } catch {
-    return null;
-  }
 }
 
 /** What a price distance costs on a quantity, in `currency` (positive = a cost); null without the rate. */
 export function slippageMoney(price: number, quantity: number, symbol: string, currency: string, rates: EurRates): number | null {
-  return convertOrNull(price * contractSize(symbol) * quantity, quoteCurrency(symbol), currency, rates);
+  return convert(price * contractSize(symbol) * quantity, quoteCurrency(symbol), currency, rates);
 }
 
 /** Master fill → follower fill in ms: the opening seconds apart, plus the difference of their execution times [ours]. */
@@ -194,7 +163,7 @@ export function linkCopies(masterTrades: readonly CopyTrade[], followerTrades: r
 export interface CopiedTrade {
   symbol: string;
   type: Side;
-  category: Category;
+  category: Market;
   opened_at: number;
   master_quantity: number;
   quantity: number;
@@ -220,7 +189,7 @@ export interface FollowerContext {
   rates: EurRates;
 }
 
-const eur = (amount: number, currency: string, rates: EurRates) => convertOrNull(amount, currency, 'EUR', rates);
+const eur = (amount: number, currency: string, rates: EurRates) => convert(amount, currency, 'EUR', rates);
 
 export function copiedTrade(link: CopyLink, ctx: FollowerContext): CopiedTrade {
   const { master: m, follower: f } = link;
@@ -318,7 +287,7 @@ export function brokerRanking(rows: readonly { broker_name: string; trade: Copie
 export interface ExposurePosition {
   symbol: string;
   type: Side;
-  category: Category;
+  category: Market;
   quantity: number;
   price: number;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bestPrices, brokerVolumes, distribution, durationRanking, executionGrid, type ExecutionRowInput } from './dashboard.ts';
+import type { Side } from '#shared/domain/side.ts';
 
-const row = (account: string, broker: string, symbol: string, type: 'Buy' | 'Sell', price: number, ms: number | null = null): ExecutionRowInput => ({
+const row = (account: string, broker: string, symbol: string, type: Side, price: number, ms: number | null = null): ExecutionRowInput => ({
   account_name: account,
   broker_name: broker,
   u_symbol: symbol,

@@ -5,7 +5,9 @@
  */
 import { isEquityCategory } from '#shared/domain/positions-filter.ts';
 import { bestWorst, rankByDuration } from './execution.ts';
-import { sum } from './stats.ts';
+import { finiteOrZero, sum } from './stats.ts';
+import type { Market } from '#shared/domain/market.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface VolumeRow {
   broker_name: string;
@@ -20,8 +22,6 @@ export interface BarSegment {
   percentage: number;
   color: string;
 }
-
-const finiteOrZero = (x: number | null | undefined): number => (x !== null && x !== undefined && Number.isFinite(x) ? x : 0);
 
 /** Trade volume per broker in EUR, largest first, each with its share in % and a palette colour (docs/product.md#purpose header). */
 export function brokerVolumes(rows: readonly VolumeRow[], palette: readonly string[]): BarSegment[] {
@@ -50,7 +50,7 @@ export interface DistributionRow {
 
 export interface InstrumentShare {
   symbol: string;
-  market: 'Forex' | 'Equities';
+  market: Market;
   value: number;
   percentage: number;
   color: string;
@@ -68,7 +68,7 @@ export interface Distribution {
  * total, largest first, coloured from the palette (docs/product.md#constants: percentages per instrument quantity).
  */
 export function distribution(rows: readonly DistributionRow[], palette: readonly string[]): Distribution {
-  const bySymbol = new Map<string, { market: 'Forex' | 'Equities'; value: number }>();
+  const bySymbol = new Map<string, { market: Market; value: number }>();
   let forex = 0;
   let equities = 0;
   for (const row of rows) {
@@ -100,7 +100,7 @@ export interface ExecutionRowInput {
   account_name: string;
   broker_name: string;
   u_symbol: string;
-  type: 'Buy' | 'Sell';
+  type: Side;
   price_open: number;
   quantity: number;
   profit: number;
@@ -117,7 +117,7 @@ export interface GridCell {
 
 export interface GridRow {
   symbol: string;
-  type: 'Buy' | 'Sell';
+  type: Side;
   /** One cell per column, null where that account or broker holds no such position. */
   cells: (GridCell | null)[];
   /** Column index of the best and worst fill (docs/figures.md Execution quality); worst is null when all fills are equal. */
@@ -197,7 +197,7 @@ export function durationRanking(rows: readonly ExecutionRowInput[], by: GridBy):
 
 export interface BestPriceEntry {
   symbol: string;
-  type: 'Buy' | 'Sell';
+  type: Side;
   price: number;
   /** The account or broker with the best fill. */
   name: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { excursion, excursionStats, pipSize, suggestSlTp, toPips } from './excursions.ts';
+import { pipSize } from '../domain/instruments.ts';
+import { excursion, excursionStats, suggestSlTp, toPips } from './excursions.ts';
 
 const pips = (distance: number, symbol: string): number => Math.round(toPips(distance, symbol) * 1e6) / 1e6;
 

@@ -1,23 +1,14 @@
-import { instrumentSpec } from '../domain/instruments.ts';
-import { mean, median, roundTo } from './stats.ts';
-
-type Direction = 'Buy' | 'Sell';
-
-export const PIP_SIZE_JPY = 0.01;
-export const PIP_SIZE = 0.0001;
-
-/** Pip size of a broker's symbol (docs/instruments.md): 0.01 for JPY pairs, 0.0001 for other pairs, the table's for the rest. */
-export function pipSize(symbol: string): number {
-  return instrumentSpec(symbol).pip;
-}
+import { pipSize } from '../domain/instruments.ts';
+import type { Side } from '../domain/side.ts';
+import { finiteOrZero, mean, median, roundTo } from './stats.ts';
 
 /** Price distance expressed in pips of `symbol`. */
 export function toPips(priceDistance: number, symbol: string): number {
-  return Number.isFinite(priceDistance) ? priceDistance / pipSize(symbol) : 0;
+  return finiteOrZero(priceDistance) / pipSize(symbol);
 }
 
 /** Maximum adverse / favourable excursion in price units, both ≥ 0 (Sweeney, Maximum Adverse Excursion, 1997). */
-export function excursion(type: Direction, entry: number, low: number, high: number): { mae: number; mfe: number } {
+export function excursion(type: Side, entry: number, low: number, high: number): { mae: number; mfe: number } {
   if (![entry, low, high].every((x) => Number.isFinite(x))) return { mae: 0, mfe: 0 };
   const below = Math.max(0, entry - low);
   const above = Math.max(0, high - entry);
@@ -40,7 +31,7 @@ export function excursionStats(items: readonly { mae: number; mfe: number }[]): 
 
 /** SL / TP at the median MAE / MFE from the open price, 5 decimals (docs/figures.md, ours, standard practice). */
 export function suggestSlTp(
-  type: Direction,
+  type: Side,
   openPrice: number,
   medianMae: number,
   medianMfe: number,

@@ -1,4 +1,5 @@
-import { pipSize } from './excursions.ts';
+import { pipSize } from '../domain/instruments.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 function validPrices(prices: readonly (number | null)[]): { index: number; price: number }[] {
   const out: { index: number; price: number }[] = [];
@@ -10,7 +11,7 @@ function validPrices(prices: readonly (number | null)[]): { index: number; price
 
 /** Indexes of the best and worst fill: Buy best = lowest, Sell best = highest (docs/figures.md Execution quality). */
 export function bestWorst(
-  type: 'Buy' | 'Sell',
+  type: Side,
   prices: readonly (number | null)[],
 ): { best: number | null; worst: number | null } {
   const fills = validPrices(prices);

@@ -5,6 +5,7 @@
  */
 import { cycleColor } from '#shared/domain/constants.ts';
 import { isForexCategory } from '#shared/domain/positions-filter.ts';
+import { finiteOrZero } from './stats.ts';
 
 export interface DistributionInput {
   u_symbol: string;
@@ -27,7 +28,7 @@ export interface MarketDistribution {
   segments: DistributionSegment[];
 }
 
-const size = (value: number): number => (Number.isFinite(value) ? Math.abs(value) : 0);
+const size = (value: number): number => Math.abs(finiteOrZero(value));
 
 function byInstrument(rows: readonly DistributionInput[], palette: readonly [string, ...string[]]): MarketDistribution {
   const bySymbol = new Map<string, number>();

@@ -3,7 +3,7 @@
  * the realised P/L of the last 24 hours and 7 days, all in EUR so accounts in several currencies add
  * up. Pure; the inputs are the accounts/info rows and the historical-losses rows of the portfolio.
  */
-import { cents, sum } from './stats.ts';
+import { cents, finiteOrZero, sum } from './stats.ts';
 
 export interface KeyFigureAccount {
   account_id: string;
@@ -25,16 +25,14 @@ export interface KeyFigures {
   pnl7Days: number | null;
 }
 
-const finite = (x: number) => (Number.isFinite(x) ? x : 0);
-
 /** Sums over the portfolio's accounts; the loss windows count only the accounts listed (the portfolio's). */
 export function portfolioKeyFigures(accounts: readonly KeyFigureAccount[], losses: readonly KeyFigureLoss[] | undefined): KeyFigures {
   const ids = new Set(accounts.map((a) => a.account_id));
   const mine = losses?.filter((l) => ids.has(l.account_id));
   return {
-    equity: cents(sum(accounts.map((a) => finite(a.equity_currency)))),
-    floatingPnl: cents(sum(accounts.map((a) => finite(a.pnl_currency)))),
-    pnl24Hours: mine ? cents(sum(mine.map((l) => finite(l.pnl_24_hours_currency)))) : null,
-    pnl7Days: mine ? cents(sum(mine.map((l) => finite(l.pnl_7_days_currency)))) : null,
+    equity: cents(sum(accounts.map((a) => finiteOrZero(a.equity_currency)))),
+    floatingPnl: cents(sum(accounts.map((a) => finiteOrZero(a.pnl_currency)))),
+    pnl24Hours: mine ? cents(sum(mine.map((l) => finiteOrZero(l.pnl_24_hours_currency)))) : null,
+    pnl7Days: mine ? cents(sum(mine.map((l) => finiteOrZero(l.pnl_7_days_currency)))) : null,
   };
 }

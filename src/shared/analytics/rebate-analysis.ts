@@ -6,6 +6,7 @@
 import { compareMonths } from '../domain/nav-rules.ts';
 import { PORTFOLIOS } from '../domain/portfolios.ts';
 import { compareValues } from '../domain/sorting.ts';
+import { finiteOrZero } from './stats.ts';
 
 export interface AnalysisEntry {
   month: string;
@@ -39,8 +40,6 @@ function portfolioRank(name: string): number {
   return index < 0 ? PORTFOLIOS.length : index;
 }
 
-const finite = (x: number) => (Number.isFinite(x) ? x : 0);
-
 /** Bars per (portfolio, currency) by month and a cumulative rebate line per currency. */
 export function rebateAnalysis(entries: readonly AnalysisEntry[]): RebateAnalysis {
   const months = [...new Set(entries.map((e) => e.month))].sort(compareMonths);
@@ -57,13 +56,13 @@ export function rebateAnalysis(entries: readonly AnalysisEntry[]): RebateAnalysi
       series = { key, portfolio, currency: entry.currency, values: months.map(() => 0) };
       bars.set(key, series);
     }
-    series.values[i] = (series.values[i] ?? 0) + finite(entry.total_rebate);
+    series.values[i] = (series.values[i] ?? 0) + finiteOrZero(entry.total_rebate);
     let monthly = perCurrency.get(entry.currency);
     if (monthly === undefined) {
       monthly = months.map(() => 0);
       perCurrency.set(entry.currency, monthly);
     }
-    monthly[i] = (monthly[i] ?? 0) + finite(entry.total_rebate);
+    monthly[i] = (monthly[i] ?? 0) + finiteOrZero(entry.total_rebate);
   }
   const lines = [...perCurrency.entries()]
     .sort(([a], [b]) => compareValues(a, b))

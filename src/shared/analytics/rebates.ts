@@ -1,9 +1,9 @@
-import { roundTo } from './stats.ts';
+import { cents, finiteOrZero } from './stats.ts';
 
 /** Rebate (IB cashback) = lots traded × rate per lot (docs/figures.md R1). */
 export function rebateAmount(lots: number, ratePerLot: number): number {
   const amount = lots * ratePerLot;
-  return Number.isFinite(amount) ? amount : 0;
+  return finiteOrZero(amount);
 }
 
 /** % rebate = total rebate / balance × 100, 0 when the balance is ≤ 0 (docs/product.md#validation, docs/figures.md R1). */
@@ -15,14 +15,14 @@ export function rebatePercent(totalRebate: number, balance: number): number {
 /** Performance fee with a high-water mark: fee = rate × max(0, equity − HWM), HWM = max(HWM, equity − fee) (docs/figures.md H1). */
 export function settleProfitSharing(rate: number, equity: number, hwm: number): { fee: number; hwm: number } {
   if (![rate, equity, hwm].every((x) => Number.isFinite(x))) {
-    return { fee: 0, hwm: Number.isFinite(hwm) ? hwm : 0 };
+    return { fee: 0, hwm: finiteOrZero(hwm) };
   }
-  const fee = roundTo(Math.max(0, rate) * Math.max(0, equity - hwm), 2);
+  const fee = cents(Math.max(0, rate) * Math.max(0, equity - hwm));
   return { fee, hwm: Math.max(hwm, equity - fee) };
 }
 
 /** Deposits raise and withdrawals (negative amounts) lower the high-water mark, never below 0 (docs/figures.md, ours). */
 export function adjustHwmForCashFlow(hwm: number, amount: number): number {
-  const base = Number.isFinite(hwm) ? hwm : 0;
-  return Math.max(0, base + (Number.isFinite(amount) ? amount : 0));
+  const base = finiteOrZero(hwm);
+  return Math.max(0, base + finiteOrZero(amount));
 }

@@ -3,13 +3,13 @@ import {
   dailyReturns,
   equityDrawdown,
   expectancy,
-  maxDrawdownMoney,
   recoveryFactor,
   riskStats,
   sharpeRatio,
   sortinoRatio,
   type NavPoint,
 } from './risk-stats.ts';
+import { maxDrawdownMoney } from './drawdown.ts';
 
 // Epoch days: 2024-01-01 is day 19723, a Monday. Snapshots are taken at each day's end.
 const MON = 19_723;

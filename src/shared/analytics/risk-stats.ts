@@ -1,4 +1,5 @@
-import { mean, roundTo, sum } from './stats.ts';
+import { maxDrawdownMoney, maxDrawdownPct } from './drawdown.ts';
+import { cents, mean, roundTo, sum } from './stats.ts';
 
 // Risk statistics of an account (Accounts → Stats, docs/copy-quality.md, "Risk statistics"): Sharpe and Sortino
 // on daily returns of the end-of-day NAV, equity drawdown, expectancy and recovery factor.
@@ -15,8 +16,8 @@ export interface NavPoint {
   equity: number;
 }
 
-/** A deposit (amount > 0) or withdrawal (amount < 0) at `time`, epoch seconds. */
-export interface CashFlow {
+/** A cash flow (src/shared/domain/book-events.ts) on the returns' timeline: a deposit (amount > 0) or withdrawal (amount < 0) at `time`, epoch seconds. */
+export interface CashFlowPoint {
   time: number;
   amount: number;
 }
@@ -33,7 +34,7 @@ const isWeekday = (day: number): boolean => {
  * returns match the 252-day annualisation; a return whose base NAV is not positive is left out.
  * With `from` (epoch seconds) the first base is the last snapshot taken at or before it.
  */
-export function dailyReturns(navs: readonly NavPoint[], flows: readonly CashFlow[], from?: number): number[] {
+export function dailyReturns(navs: readonly NavPoint[], flows: readonly CashFlowPoint[], from?: number): number[] {
   const days = navs.filter((n) => Number.isFinite(n.equity) && isWeekday(n.day)).toSorted((a, b) => a.day - b.day);
   let start = 0;
   if (from !== undefined) {
@@ -89,34 +90,15 @@ export function sortinoRatio(returns: readonly number[]): number | null {
 export function equityDrawdown(returns: readonly number[]): number | null {
   if (returns.length === 0) return null;
   let index = 1;
-  let peak = 1;
-  let max = 0;
-  for (const r of returns) {
-    index *= 1 + r;
-    if (index > peak) peak = index;
-    max = Math.max(max, ((peak - index) / peak) * 100);
-  }
-  return max;
+  return maxDrawdownPct(
+    returns.map((r) => (index *= 1 + r)),
+    1,
+  );
 }
 
 /** Expectancy: mean net result per closed trade (= win% × average win + loss% × average loss); null without trades. */
 export function expectancy(results: readonly number[]): number | null {
   return mean(results);
-}
-
-/**
- * Largest fall in money of the cumulative trading result (the balance with cash flows taken out,
- * so a withdrawal is not a loss): max over t of peak(t) − P(t), the peak starting at 0.
- */
-export function maxDrawdownMoney(cumulativeProfit: readonly number[]): number {
-  let peak = 0;
-  let max = 0;
-  for (const p of cumulativeProfit) {
-    if (!Number.isFinite(p)) continue;
-    if (p > peak) peak = p;
-    max = Math.max(max, peak - p);
-  }
-  return max;
 }
 
 /** Recovery factor: net profit / max balance drawdown in money (MT5 testing report); null without a drawdown. */
@@ -129,7 +111,7 @@ export interface RiskStatsInput {
   /** The account's end-of-day NAV snapshots. */
   navs: readonly NavPoint[];
   /** Its deposits and withdrawals. */
-  flows: readonly CashFlow[];
+  flows: readonly CashFlowPoint[];
   /** Period start, epoch seconds; all history when undefined. */
   from?: number | undefined;
   /** Net result of each closed trade of the period. */
@@ -150,19 +132,20 @@ export interface RiskStats {
   recovery_factor: number | null;
 }
 
-const rounded = (x: number | null, decimals: number): number | null => (x === null ? null : roundTo(x, decimals));
+const ratio = (x: number): number => roundTo(x, 4);
+const rounded = (x: number | null, round: (x: number) => number): number | null => (x === null ? null : round(x));
 
 /** The Stats panel's risk figures of one account over a period, rounded for the wire (ratios 4 decimals, money to the cent). */
 export function riskStats({ navs, flows, from, tradeResults, cumulativeProfit }: RiskStatsInput): RiskStats {
   const returns = dailyReturns(navs, flows, from);
   const drawdownMoney = maxDrawdownMoney(cumulativeProfit);
   return {
-    sharpe_ratio: rounded(sharpeRatio(returns), 4),
-    sortino_ratio: rounded(sortinoRatio(returns), 4),
+    sharpe_ratio: rounded(sharpeRatio(returns), ratio),
+    sortino_ratio: rounded(sortinoRatio(returns), ratio),
     return_days: returns.length,
-    equity_drawdown: rounded(equityDrawdown(returns), 4),
-    expectancy: rounded(expectancy(tradeResults), 2),
-    max_drawdown_money: roundTo(drawdownMoney, 2),
-    recovery_factor: rounded(recoveryFactor(cumulativeProfit.at(-1) ?? 0, drawdownMoney), 4),
+    equity_drawdown: rounded(equityDrawdown(returns), ratio),
+    expectancy: rounded(expectancy(tradeResults), cents),
+    max_drawdown_money: cents(drawdownMoney),
+    recovery_factor: rounded(recoveryFactor(cumulativeProfit.at(-1) ?? 0, drawdownMoney), ratio),
   };
 }

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from './series.ts';
-import {
-  accountSummary,
-  balanceSeries,
-  drawdownFromGrowth,
-  drawdownSeries,
-  growthSeries,
-  maxDrawdownPct,
-  profitSeries,
-  volumeSeries,
-} from './series.ts';
+import { drawdownFromGrowth, drawdownSeries, maxDrawdownPct } from './drawdown.ts';
+import { accountSummary, balanceSeries, growthSeries, profitSeries, volumeSeries } from './series.ts';
 
 // docs/figures.md example G1 (USD), one entry per day.
 const DAY = 86_400;

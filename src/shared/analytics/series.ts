@@ -1,3 +1,5 @@
+import { finiteOrZero } from './stats.ts';
+
 /**
  * One closed trade, cash flow, rebate credited or result of the account on an account's ledger; `time`
  * is epoch seconds. A rebate (the broker's IB commission paid into the account) is income, and a result
@@ -30,7 +32,7 @@ function chronological(entries: readonly LedgerEntry[]): readonly LedgerEntry[] 
 }
 
 function netOf(entry: LedgerEntry): number {
-  return Number.isFinite(entry.net) ? entry.net : 0;
+  return finiteOrZero(entry.net);
 }
 
 /** Deposits and withdrawals: the entries that split the growth into sub-periods. */
@@ -38,7 +40,7 @@ export const isCashFlow = (entry: Pick<LedgerEntry, 'kind'>): boolean => entry.k
 
 /** Balance after each entry: deposits − withdrawals + Σ trade net + Σ rebates credited + Σ results of the account (docs/figures.md, "Balance, equity, net asset value"). */
 export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
-  let balance = Number.isFinite(opening) ? opening : 0;
+  let balance = finiteOrZero(opening);
   return chronological(entries).map((e) => {
     balance += netOf(e);
     return { timestamp: e.time, value: balance };
@@ -51,7 +53,7 @@ export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Poi
  * sub-period's return.
  */
 export function growthSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
-  let balance = Number.isFinite(opening) ? opening : 0;
+  let balance = finiteOrZero(opening);
   let chain = 1; // product of the closed sub-periods' V_end / V_start
   let start = balance; // V_start of the open sub-period; ≤ 0 means none has started
   return chronological(entries).map((e) => {
@@ -81,49 +83,13 @@ export function profitSeries(entries: readonly LedgerEntry[]): Point[] {
   return points;
 }
 
-function drawdownFrom(values: readonly Point[], initialPeak: number): Point[] {
-  let peak = initialPeak;
-  return values.map((p) => {
-    if (Number.isFinite(p.value) && p.value > peak) peak = p.value;
-    const dd = peak > 0 && Number.isFinite(p.value) ? ((peak - p.value) / peak) * 100 : 0;
-    return { timestamp: p.timestamp, value: dd };
-  });
-}
-
-/** Drawdown % on a series: (peak − x) / peak × 100, peak = running maximum (docs/figures.md Drawdown). */
-export function drawdownSeries(values: readonly Point[]): Point[] {
-  return drawdownFrom(values, -Infinity);
-}
-
-/** Maximum drawdown % of a series (docs/figures.md Drawdown); 0 when empty. */
-export function maxDrawdownPct(values: readonly number[]): number {
-  let peak = -Infinity;
-  let max = 0;
-  for (const x of values) {
-    if (!Number.isFinite(x)) continue;
-    if (x > peak) peak = x;
-    if (peak > 0) max = Math.max(max, ((peak - x) / peak) * 100);
-  }
-  return max;
-}
-
-/** Drawdown % of the growth index 1 + g/100, so withdrawals are not losses (docs/figures.md Drawdown). */
-export function drawdownFromGrowth(growth: readonly Point[]): Point[] {
-  // The index starts at 1 before the first entry, so a loss on the very first trade counts.
-  return drawdownFrom(
-    growth.map((p) => ({ timestamp: p.timestamp, value: 1 + p.value / 100 })),
-    1,
-  );
-}
-
 /** Cumulative traded lots, one point per trade. */
 export function volumeSeries(entries: readonly LedgerEntry[]): Point[] {
   let lots = 0;
   const points: Point[] = [];
   for (const e of chronological(entries)) {
     if (e.kind !== 'trade') continue;
-    const v = e.volume ?? 0;
-    lots += Number.isFinite(v) ? v : 0;
+    lots += finiteOrZero(e.volume);
     points.push({ timestamp: e.time, value: lots });
   }
   return points;

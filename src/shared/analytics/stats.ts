@@ -1,8 +1,13 @@
 // Small numeric helpers shared by the analytics modules. Non-finite inputs are ignored so
 // no figure built on these ever becomes NaN or Infinity.
 
-function finite(values: readonly number[]): number[] {
+function finiteValues(values: readonly number[]): number[] {
   return values.filter((v) => Number.isFinite(v));
+}
+
+/** The number when it is one (finite), else 0: missing, NaN and infinite inputs count as nothing. */
+export function finiteOrZero(value: number | null | undefined): number {
+  return value !== null && value !== undefined && Number.isFinite(value) ? value : 0;
 }
 
 /** Sum of the finite values (0 when none). */
@@ -14,14 +19,14 @@ export function sum(values: readonly number[]): number {
 
 /** Arithmetic mean of the finite values; null when there are none. */
 export function mean(values: readonly number[]): number | null {
-  const xs = finite(values);
+  const xs = finiteValues(values);
   if (xs.length === 0) return null;
   return sum(xs) / xs.length;
 }
 
 /** Median of the finite values (even count: mean of the two middle ones, docs/figures.md MAE/MFE); null when none. */
 export function median(values: readonly number[]): number | null {
-  const xs = finite(values).sort((a, b) => a - b);
+  const xs = finiteValues(values).sort((a, b) => a - b);
   const n = xs.length;
   if (n === 0) return null;
   const mid = Math.floor(n / 2);

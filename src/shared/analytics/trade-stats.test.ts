@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ClosedTrade } from './trade-stats.ts';
+import type { TradeFigures } from './trade-stats.ts';
 import { netResult, tradeStats, tradingCosts } from './trade-stats.ts';
 
-const trade = (type: ClosedTrade['type'], profit: number, extra: Partial<ClosedTrade> = {}): ClosedTrade => ({
+const trade = (type: TradeFigures['type'], profit: number, extra: Partial<TradeFigures> = {}): TradeFigures => ({
   type,
   profit,
   swap: 0,

@@ -1,12 +1,12 @@
-import { cents, sum } from './stats.ts';
+import { cents, finiteOrZero, sum } from './stats.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
 
-export interface ClosedTrade {
-  /** Opening direction. */
-  type: 'Buy' | 'Sell';
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
+/**
+ * A closed trade as the statistics read it: its direction, its money and its lots (`volume`), whether a
+ * deal on the books or a trade the broker reported (src/shared/domain/deal.ts, book-events.ts).
+ */
+export interface TradeFigures extends Pick<ClosedTrade, 'type' | 'profit' | 'swap' | 'commission' | 'fee'> {
+  /** Lots. */
   volume: number;
 }
 
@@ -27,11 +27,9 @@ export interface TradeStats {
   gross_loss: number;
 }
 
-const orZero = (x: number): number => (Number.isFinite(x) ? x : 0);
-
 /** Net result of a closed trade: profit + swap + commission + fee (docs/figures.md, ours). */
-export function netResult(t: ClosedTrade): number {
-  return orZero(t.profit) + orZero(t.swap) + orZero(t.commission) + orZero(t.fee);
+export function netResult(t: Pick<ClosedTrade, 'profit' | 'swap' | 'commission' | 'fee'>): number {
+  return finiteOrZero(t.profit) + finiteOrZero(t.swap) + finiteOrZero(t.commission) + finiteOrZero(t.fee);
 }
 
 /**
@@ -39,7 +37,7 @@ export function netResult(t: ClosedTrade): number {
  * fees (accounts/info keeps them apart, `total_commission` and `total_fees`).
  */
 export function tradingCosts(account: { total_commission: number; total_fees: number }): number {
-  return cents(orZero(account.total_commission) + orZero(account.total_fees));
+  return cents(finiteOrZero(account.total_commission) + finiteOrZero(account.total_fees));
 }
 
 function percent(part: number, whole: number): number {
@@ -47,7 +45,7 @@ function percent(part: number, whole: number): number {
 }
 
 /** Win/loss, averages, best/worst, longs/shorts won, lots, costs and profit factor (MT5 testing report definitions). */
-export function tradeStats(trades: readonly ClosedTrade[]): TradeStats {
+export function tradeStats(trades: readonly TradeFigures[]): TradeStats {
   const results = trades.map(netResult);
   const wins = results.filter((p) => p > 0);
   const losses = results.filter((p) => p < 0);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MessageResponse } from './common.ts';
-import { MarketType, Text } from './fields.ts';
+import { Market, Text } from './fields.ts';
 
 /** A master's copy rule; `master_id` is the master's account_id. account_name and broker_name are ours. */
 export const CopyRule = z.object({
   master_id: z.string(),
-  market_type: MarketType,
+  market_type: Market,
   allowed_pairs: z.array(z.string()),
   account_name: z.string(),
   broker_name: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, MarketType, Measure, Money, Percent, PortfolioParam, Ratio, Side, Text } from './fields.ts';
+import { EpochSeconds, Market, Measure, Money, Percent, PortfolioParam, Ratio, Side, Text } from './fields.ts';
 import { CopySizingView } from './copy-relations.ts';
 
 /** Copy screen periods: the performance chart's (docs/product.md#screens). */
@@ -16,7 +16,7 @@ export type MissReason = z.infer<typeof MissReason>;
 export const CopiedTrade = z.object({
   symbol: z.string(),
   type: Side,
-  category: MarketType,
+  category: Market,
   opened_at: EpochSeconds,
   master_quantity: Measure,
   quantity: Measure,

@@ -21,7 +21,7 @@ export const HistoricalDealsQuery = z.strictObject({
  * types on the books"); an imported statement's opening balance (the balance before its period,
  * docs/statements.md) has type 'Opening balance'.
  */
-export const Deal = z.object({
+export const HistoricalDeal = z.object({
   symbol: z.string(),
   type: z.string(),
   category: z.string(),
@@ -49,7 +49,7 @@ export const Deal = z.object({
   rebate: Money.nullable(),
   is_rebalancing: z.boolean(),
 });
-export type Deal = z.infer<typeof Deal>;
+export type HistoricalDeal = z.infer<typeof HistoricalDeal>;
 
 const point = <T extends z.ZodType<number>>(value: T) => z.object({ timestamp: EpochSeconds, value });
 const Group = z.object({
@@ -98,7 +98,7 @@ export const HistoricalDealsResponse = z.object({
     z.object({
       account: z.string(),
       currency: z.string(),
-      deals: z.array(Deal),
+      deals: z.array(HistoricalDeal),
       all: Group.extend({ stats: DealStats }),
       fx: Group,
       equities: Group,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { roundTo } from '#shared/analytics/stats.ts';
+import { MARKETS } from '#shared/domain/market.ts';
 import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
+import { SIDES } from '#shared/domain/side.ts';
 
 /** A figure as it is; null where it cannot be computed (never NaN or Infinity on the wire). */
 export const Num = z.number();
@@ -57,5 +59,7 @@ export function Text(field: string, max: number, { allowEmpty = false }: { allow
 /** Query-string booleans: 'true' / 'false'. */
 export const BoolParam = z.enum(['true', 'false'], { error: () => "must be 'true' or 'false'" }).transform((v) => v === 'true');
 
-export const Side = z.enum(['Buy', 'Sell']);
-export const MarketType = z.enum(['Forex', 'Equities']);
+/** A trade's direction (src/shared/domain/side.ts). */
+export const Side = z.enum(SIDES);
+/** The product's market of an instrument (src/shared/domain/market.ts). */
+export const Market = z.enum(MARKETS);

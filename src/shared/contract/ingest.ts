@@ -112,6 +112,7 @@ export const DEAL_TYPE = {
 } as const;
 /** MT5 ENUM_DEAL_ENTRY: in, out, in/out (a reversal), out by (closed by an opposite position). */
 export const DealEntryType = z.enum(['in', 'out', 'inout', 'out_by']);
+export type DealEntryType = z.infer<typeof DealEntryType>;
 
 export const IngestDeal = z.strictObject({
   ticket: Ticket,

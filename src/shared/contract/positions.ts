@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, MarketType, Measure, Money, PortfolioParam, Price as QuotedPrice, Side, Text } from './fields.ts';
+import { EpochSeconds, Market, Measure, Money, PortfolioParam, Price as QuotedPrice, Side, Text } from './fields.ts';
 
 /**
  * A live position row (docs/product.md#fields), one account's position or an aggregate of several with the same
@@ -14,7 +14,7 @@ export const Position = z.object({
   account_nameBis: z.string(),
   u_symbol: z.string(),
   type: Side,
-  category: MarketType,
+  category: Market,
   teiko_category: z.string(),
   time: EpochSeconds,
   price_open: QuotedPrice,
@@ -72,7 +72,7 @@ const Price = z
 
 /** POST /api/positions/set-tp-sl-by-symbol. `portfolio` (ours, optional) narrows the positions touched. */
 export const SetTpSlBody = z.strictObject({
-  category: MarketType,
+  category: Market,
   symbol: Text('symbol', 20),
   direction: Direction,
   currency: Currency,
@@ -84,7 +84,7 @@ export type SetTpSlBody = z.infer<typeof SetTpSlBody>;
 
 /** POST /api/positions/close-by-symbol. */
 export const CloseBySymbolBody = z.strictObject({
-  category: MarketType,
+  category: Market,
   symbol: Text('symbol', 20),
   direction: Direction,
   currency: Currency,

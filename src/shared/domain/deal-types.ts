@@ -3,7 +3,7 @@ import { DEAL_TYPE } from '#shared/contract/ingest.ts';
 
 /**
  * What a MetaTrader 5 deal does to an account's books, by its type (ENUM_DEAL_TYPE): the one answer
- * the statement readers (src/server/import) and the books (src/server/ingest/mt5-books.ts) share, so
+ * the statement readers (src/shared/statements) and the books (src/server/ingest/mt5-books.ts) share, so
  * the balance a report's rows add up to is the balance the books reach (docs/architecture.md, "Deal
  * types on the books"; docs/ingest-api.md):
  *

@@ -4,23 +4,33 @@
  */
 export type EurRates = ReadonlyMap<string, number>;
 
-/** An amount in `from` expressed in `to`; throws when either rate is unknown. */
-export function convert(amount: number, from: string, to: string, rates: EurRates): number {
+/**
+ * What a conversion gives when a rate is missing (docs/decisions/0001-eur-conversion-missing-rate.md):
+ * 'unknown', null (the amount is not known in that currency: shown as unknown, never as 0), or
+ * 'unconverted', the amount as it is, only for figures whose wire field cannot be null yet.
+ */
+export type WhenNoRate = 'unknown' | 'unconverted';
+
+/**
+ * An amount in `from` expressed in `to` at these rates. A currency without a rate (a terminal that
+ * sent no quotes, no broker connected yet) makes it unknown: null, unless `whenNoRate` says
+ * 'unconverted'.
+ */
+export function convert(amount: number, from: string, to: string, rates: EurRates, whenNoRate?: 'unknown'): number | null;
+export function convert(amount: number, from: string, to: string, rates: EurRates, whenNoRate: 'unconverted'): number;
+export function convert(amount: number, from: string, to: string, rates: EurRates, whenNoRate: WhenNoRate = 'unknown'): number | null {
   if (from === to) return amount;
   const f = rates.get(from);
   const t = rates.get(to);
-  if (f === undefined || t === undefined) throw new Error(`no rate from ${from} to ${to}`);
+  if (f === undefined || t === undefined) return whenNoRate === 'unconverted' ? amount : null;
   return (amount * f) / t;
 }
 
-/** An amount in EUR, or unchanged when its currency has no rate (no broker connected yet). */
-export function toEur(amount: number, currency: string, rates: EurRates): number {
-  try {
-    return convert(amount, currency, 'EUR', rates);
-  } catch {
-    return amount;
-  }
-}
+/**
+ * An amount in EUR, or unchanged when its currency has no rate: `convert(…, 'EUR', rates, 'unconverted')`.
+ * TODO(vocab): src/server/routes/accounts-routes.ts imports this; call convert there and remove it.
+ */
+export const toEur = (amount: number, currency: string, rates: EurRates): number => convert(amount, currency, 'EUR', rates, 'unconverted');
 
 const VIA_USD: Record<string, { symbol: string; usdIsBase: boolean }> = {
   EUR: { symbol: 'EURUSD', usdIsBase: false },

@@ -5,16 +5,16 @@
  * The table and the rules are in docs/instruments.md; an operator's explicit symbol map is applied
  * before this (its target is classified like any other name).
  */
+import type { Market } from './market.ts';
 
 export type InstrumentClass = 'forex' | 'metal' | 'index' | 'crypto' | 'commodity' | 'share';
-/** The product's two markets: currency pairs and spot metals are Forex, everything else Equities. */
-export type InstrumentCategory = 'Forex' | 'Equities';
 
 export interface InstrumentSpec {
   /** Canonical symbol: upper case, without the broker's prefixes and suffixes. */
   symbol: string;
   class: InstrumentClass;
-  category: InstrumentCategory;
+  /** The product's market: Forex for currency pairs and spot metals, Equities otherwise. */
+  category: Market;
   /** What one lot buys (a pair's base currency, a metal, a coin); null for indices, commodities and shares. */
   base: string | null;
   /** Currency the price is quoted in. */
@@ -34,8 +34,14 @@ const CURRENCIES = new Set([
   'PHP', 'SAR', 'AED', 'KWD', 'QAR', 'BHD', 'EGP', 'NGN', 'KES', 'RON', 'BGN', 'ISK', 'UAH', 'KZT', 'PEN', 'ARS',
 ]);
 
-/** Quote currencies priced in tens or hundreds per unit of base: a pip is 0.01 there, 0.0001 elsewhere. */
+/** A currency pair's pip: 0.0001 of its quote currency … */
+export const PIP_SIZE = 0.0001;
+/** … or 0.01 where the quote currency is priced in tens or hundreds per unit of base (JPY, HUF). */
+export const PIP_SIZE_JPY = 0.01;
+/** Quote currencies priced in tens or hundreds per unit of base: a pip is PIP_SIZE_JPY there, PIP_SIZE elsewhere. */
 const HUNDREDTH_PIP = new Set(['JPY', 'HUF']);
+/** Units per lot of a currency pair (of its base currency). */
+export const PAIR_CONTRACT = 100_000;
 
 /** Spot metals by their ISO 4217 code: ounces per lot, pip and digits. */
 const METALS: Record<string, { contract: number; pip: number; digits: number }> = {
@@ -134,7 +140,7 @@ const pairSpec = (base: string, quote: string): InstrumentSpec => {
   const metal = METALS[base];
   if (metal) return { symbol: base + quote, class: 'metal', category: 'Forex', base, quote, ...metal };
   const hundredth = HUNDREDTH_PIP.has(quote);
-  return { symbol: base + quote, class: 'forex', category: 'Forex', base, quote, contract: 100_000, pip: hundredth ? 0.01 : 0.0001, digits: hundredth ? 3 : 5 };
+  return { symbol: base + quote, class: 'forex', category: 'Forex', base, quote, contract: PAIR_CONTRACT, pip: hundredth ? PIP_SIZE_JPY : PIP_SIZE, digits: hundredth ? 3 : 5 };
 };
 
 const isCurrency = (code: string) => CURRENCIES.has(code);
@@ -234,4 +240,13 @@ function knownWithGlue(core: string, lowerTail = false): InstrumentSpec | null {
 export const canonicalSymbol = (brokerSymbol: string): string => instrumentSpec(brokerSymbol).symbol;
 
 /** The product's category of a broker's symbol: Forex for currency pairs and spot metals, Equities otherwise. */
-export const categoryOfSymbol = (brokerSymbol: string): InstrumentCategory => instrumentSpec(brokerSymbol).category;
+export const categoryOfSymbol = (brokerSymbol: string): Market => instrumentSpec(brokerSymbol).category;
+
+/** One pip in price of a broker's symbol: PIP_SIZE_JPY for JPY pairs, PIP_SIZE for other pairs, the table's for the rest. */
+export const pipSize = (brokerSymbol: string): number => instrumentSpec(brokerSymbol).pip;
+
+/** Units per lot of a broker's symbol: 100,000 for a currency pair, ounces for a metal, one share, coin or index contract. */
+export const contractSize = (brokerSymbol: string): number => instrumentSpec(brokerSymbol).contract;
+
+/** The currency a broker's symbol is quoted in. */
+export const quoteCurrency = (brokerSymbol: string): string => instrumentSpec(brokerSymbol).quote;

@@ -12,6 +12,7 @@ import {
   navRowInPortfolio,
 } from './nav-rules.ts';
 import type { Portfolio } from './portfolios.ts';
+import { finiteOrZero } from '../analytics/stats.ts';
 
 export interface NavViewRow {
   id: string;
@@ -125,8 +126,6 @@ export function historicalViewRows(rows: readonly HistoricalRow[], monthKey: str
     .sort(defaultNavSort);
 }
 
-const finite = (x: number) => (Number.isFinite(x) ? x : 0);
-
 /** Summary cards per account currency: summed balance, equity and (real-time) live P/L; by currency code. */
 export function summariseNavByCurrency(rows: readonly NavViewRow[]): NavCurrencySummary[] {
   const byCurrency = new Map<string, NavCurrencySummary>();
@@ -138,9 +137,9 @@ export function summariseNavByCurrency(rows: readonly NavViewRow[]): NavCurrency
       pnl: null,
       accounts: 0,
     };
-    summary.balance += finite(row.balance);
-    summary.equity += finite(row.equity);
-    if (row.pnl !== null) summary.pnl = (summary.pnl ?? 0) + finite(row.pnl);
+    summary.balance += finiteOrZero(row.balance);
+    summary.equity += finiteOrZero(row.equity);
+    if (row.pnl !== null) summary.pnl = (summary.pnl ?? 0) + finiteOrZero(row.pnl);
     summary.accounts += 1;
     byCurrency.set(row.currency, summary);
   }

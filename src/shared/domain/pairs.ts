@@ -1,3 +1,5 @@
+import type { Market } from './market.ts';
+
 /** Copy-rule pairs (docs/product.md#fields) and the pair toggle (docs/product.md#states). */
 export const FOREX_PAIRS = [
   'AUDCAD',
@@ -20,8 +22,6 @@ export type ForexPair = (typeof FOREX_PAIRS)[number];
 /** The equity pair list is empty (docs/product.md#fields). */
 export const EQUITY_PAIRS: readonly string[] = [];
 
-export type MarketType = 'Forex' | 'Equities';
-
 export interface PairSelectionItem {
   name: string;
   enabled: boolean;
@@ -29,7 +29,7 @@ export interface PairSelectionItem {
 }
 
 /** Pairs offered for a copy-rule market type. */
-export function pairsOfMarket(market: MarketType): readonly string[] {
+export function pairsOfMarket(market: Market): readonly string[] {
   return market === 'Forex' ? FOREX_PAIRS : EQUITY_PAIRS;
 }
 

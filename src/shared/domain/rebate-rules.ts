@@ -10,6 +10,7 @@
  */
 import { compareMonths } from './nav-rules.ts';
 import { compareValues, type SortState } from './sorting.ts';
+import { finiteOrZero } from '../analytics/stats.ts';
 
 export type RebateGroupBy = 'account' | 'broker';
 
@@ -57,17 +58,13 @@ export interface RebateCurrencySummary {
 /** Default rebates table order (docs/product.md#states): brokerName ascending, restored when the grouping changes. */
 export const DEFAULT_REBATE_SORT: SortState<keyof RebateAggregate> = { key: 'brokerName', direction: 'asc' };
 
-function amount(value: number): number {
-  return Number.isFinite(value) ? value : 0;
-}
-
 /** False for a month whose rebate, balance and profit sharing are all zero: such months are dropped (docs/product.md#validation). */
 export function keepRebateMonth(entry: {
   total_rebate: number;
   balance: number;
   profit_sharing_amount: number;
 }): boolean {
-  return amount(entry.total_rebate) !== 0 || amount(entry.balance) !== 0 || amount(entry.profit_sharing_amount) !== 0;
+  return finiteOrZero(entry.total_rebate) !== 0 || finiteOrZero(entry.balance) !== 0 || finiteOrZero(entry.profit_sharing_amount) !== 0;
 }
 
 /** % rebate = total rebate / balance × 100, 0 when the balance is not positive (docs/product.md#validation, docs/figures.md R1). */
@@ -112,9 +109,9 @@ export function aggregateRebates(rows: readonly RebateRowInput[], groupBy: Rebat
       };
       groups.set(key, group);
     }
-    const rebate = amount(row.total_rebate);
-    const profitSharing = amount(row.profit_sharing_amount);
-    const balance = amount(row.balance);
+    const rebate = finiteOrZero(row.total_rebate);
+    const profitSharing = finiteOrZero(row.profit_sharing_amount);
+    const balance = finiteOrZero(row.balance);
     group.totalRebate += rebate;
     group.totalProfitSharing += profitSharing;
 

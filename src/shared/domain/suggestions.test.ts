@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  coverAvailable,
-  parseDecimalInput,
-  PIP_SIZE,
-  PIP_SIZE_JPY,
-  pipSize,
-  roundSuggestion,
-  suggestLevels,
-} from './suggestions.ts';
+import { PIP_SIZE, PIP_SIZE_JPY, pipSize } from './instruments.ts';
+import { coverAvailable, parseDecimalInput, roundSuggestion, suggestLevels } from './suggestions.ts';
 
 describe('pip size', () => {
   it('is 0.01 for JPY pairs and 0.0001 otherwise', () => {

@@ -1,7 +1,7 @@
 /** TP/SL input rules and MAE/MFE suggestions (docs/product.md#validation, docs/figures.md "MAE / MFE"). */
-import { PIP_SIZE, PIP_SIZE_JPY, pipSize, suggestSlTp } from '../analytics/excursions.ts';
+import { suggestSlTp } from '../analytics/excursions.ts';
+import type { Side } from '#shared/domain/side.ts';
 
-export { PIP_SIZE, PIP_SIZE_JPY, pipSize };
 export const SUGGESTION_DECIMALS = 5;
 
 /** The cover button shows only for a negative loss amount with a computable (finite) price (docs/product.md#validation). */
@@ -28,7 +28,7 @@ export function roundSuggestion(value: number): number {
 
 /** SL/TP suggested from median MAE/MFE given in pips (docs/figures.md M2); the rule itself is analytics' suggestSlTp. */
 export function suggestLevels(
-  type: 'Buy' | 'Sell',
+  type: Side,
   openPrice: number,
   medianMaePips: number,
   medianMfePips: number,

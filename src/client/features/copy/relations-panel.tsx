@@ -20,6 +20,7 @@ import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useToast } from '#client/ui/toast.tsx';
 import { relationKeys, relationMutations, relationQueries, type RelationChange } from './api/relations.ts';
+import type { Market } from '#shared/domain/market.ts';
 
 const lots = numberFormat('fr-FR', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
 const fixed2 = numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -31,7 +32,7 @@ const MODES: readonly { value: SizingMode; label: string }[] = [
 ];
 
 /** How a relation sizes its copies, in a few words. */
-export function sizingLabel(sizing: CopySizing, maxLot: number | null, market: 'Forex' | 'Equities' = 'Forex'): string {
+export function sizingLabel(sizing: CopySizing, maxLot: number | null, market: Market = 'Forex'): string {
   const unit = (n: number) => (market === 'Forex' ? (n > 1 ? 'lots' : 'lot') : n > 1 ? 'shares' : 'share');
   const size =
     sizing.mode === 'ratio'
@@ -185,7 +186,7 @@ function RelationModal({
 }: {
   editing: Extract<Editing, { kind: 'add' | 'edit' }>;
   /** The master's market: sizes are lots for forex, shares for equities. */
-  market: 'Forex' | 'Equities';
+  market: Market;
   candidates: Account[];
   onDone: () => void;
 }) {

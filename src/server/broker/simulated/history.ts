@@ -1,7 +1,8 @@
 import { cents } from '#shared/analytics/stats.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { countAccounts, insertAccount, insertBroker, writeBooks } from '#server/db/accounts-repo.ts';
-import { insertAlerts, type NewAlert } from '#server/db/alerts-repo.ts';
+import { insertAlerts } from '#server/db/alerts-repo.ts';
+import type { NewAlert } from '#server/ledger/port.ts';
 import { initBridgeState } from '#server/db/bridge-repo.ts';
 import { insertRule } from '#server/db/copy-rules-repo.ts';
 import { startRelationAt } from '#server/db/copy-relations-repo.ts';
@@ -10,14 +11,18 @@ import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.t
 import { insertNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
 import { copyLot, lotUnitOf } from '#shared/domain/copy-lot.ts';
-import { bookCashFlow, bookTrade, closeDay, endDay, openBook, type Book, type NavEntry, type ProfitSharingEntry, type RebateEntry } from '#server/ledger/books.ts';
+import { bookCashFlow, bookTrade, closeDay, endDay, openBook } from '#server/ledger/books.ts';
+import type { Book, NavEntry, ProfitSharingEntry, RebateEntry } from '#server/ledger/port.ts';
 import { DAY_S, dayOf, isWeekend, monthOf, rolloversBetween } from '#server/ledger/calendar.ts';
-import { marginAlertMessage, silenceAlertMessage, type ClosedTrade, type DealEntry } from '#server/ledger/rules.ts';
+import { marginAlertMessage, silenceAlertMessage } from '#server/ledger/rules.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import { INSTRUMENTS, type Instrument } from './instruments.ts';
 import { PricePath } from './price-path.ts';
 import { masterSize, Random } from './random.ts';
 import { ACCOUNTS, BROKERS, INITIAL_RULES, type AccountSeed, type BrokerSeed } from './seed-data.ts';
-import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
+import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor } from './trading.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface HistoryOptions {
   seed: number;
@@ -155,7 +160,7 @@ export async function generateHistory(
     const trades: Trade[] = [];
     const lastClose = nowS - 15 * 60;
     for (const m of accts.filter((a) => !a.seed.master)) {
-      const universe = INSTRUMENTS.filter((i) => i.market === m.seed.market);
+      const universe = INSTRUMENTS.filter((i) => i.category === m.seed.market);
       const allowed = new Set(INITIAL_RULES[m.seed.account_name] ?? []);
       for (let day = dayOf(m.onboard); day < today; day++) {
         if (isWeekend(day)) continue;
@@ -164,10 +169,10 @@ export async function generateHistory(
           const inst = rng.pick(universe);
           const dayStart = day * DAY_S;
           const openT = Math.floor(
-            inst.market === 'Forex' ? dayStart + rng.range(1, 20) * 3600 : dayStart + rng.range(14.5, 19.5) * 3600,
+            inst.category === 'Forex' ? dayStart + rng.range(1, 20) * 3600 : dayStart + rng.range(14.5, 19.5) * 3600,
           );
           const closeT = Math.floor(
-            inst.market === 'Forex'
+            inst.category === 'Forex'
               ? openT + rng.range(0.5, 30) * 3600
               : Math.min(openT + rng.range(0.25, 6) * 3600, dayStart + 21 * 3600),
           );
@@ -180,7 +185,7 @@ export async function generateHistory(
           const sigmaHold = inst.vol * Math.sqrt((closeT - openT) / (252 * DAY_S)) * midOpen;
           const low = Math.min(midOpen, midClose) - Math.abs(rng.normal()) * sigmaHold * 0.6;
           const high = Math.max(midOpen, midClose) + Math.abs(rng.normal()) * sigmaHold * 0.6;
-          const baseQty = masterSize(rng, inst.market);
+          const baseQty = masterSize(rng, inst.category);
           const legs: { acct: Acct; qty: number }[] = [{ acct: m, qty: baseQty }];
           if (allowed.has(inst.symbol) && !bridgeOff(openT)) {
             for (const f of m.followers) {
@@ -197,7 +202,7 @@ export async function generateHistory(
               accountId: acct.id,
               symbol: inst.symbol,
               type,
-              category: inst.market,
+              category: inst.category,
               quantity: qty,
               openPrice: open,
               closePrice: close,
@@ -221,7 +226,7 @@ export async function generateHistory(
 
     // Per account, in time order, through the ledger's rules: cash flows, closed trades, day ends
     // (NAV, drawdown alerts) and month ends (profit sharing).
-    const deals: (DealEntry & { n: number })[] = [];
+    const deals: (Deal & { n: number })[] = [];
     const navs: NavEntry[] = [];
     const rebates: RebateEntry[] = [];
     const sharing: ProfitSharingEntry[] = [];

@@ -3,23 +3,14 @@ import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import { eurRates, usdValue } from '#shared/domain/fx.ts';
 import type { InstrumentInfo } from '#server/broker/port.ts';
 
-export type MarketType = 'Forex' | 'Equities';
-
-export interface Instrument {
-  symbol: string;
-  market: MarketType;
+/** An instrument of the simulated market: its figures (the classifier's), its starting price and volatility. */
+export interface Instrument extends InstrumentInfo {
   /** Starting mid price, near the real level. */
   price: number;
   /** Annualised volatility of the random walk. */
   vol: number;
-  /** Currency the price is quoted in. */
-  quote: string;
+  /** The pair's base currency, or the share's own symbol. */
   base: string;
-  /** Units per lot (100,000 for forex, 1 share for equities). */
-  contract: number;
-  pip: number;
-  digits: number;
-  exchange: string | null;
 }
 
 const FX_LEVELS: Record<string, number> = {
@@ -57,10 +48,10 @@ const EQUITIES: readonly [string, number, number, string][] = [
 export const INSTRUMENTS: readonly Instrument[] = [
   // Quote currency, contract size, pip and digits are the classifier's (docs/instruments.md).
   ...FOREX_PAIRS.map((symbol): Instrument => {
-    const { quote, contract, pip, digits } = instrumentSpec(symbol);
+    const { category, quote, contract, pip, digits } = instrumentSpec(symbol);
     return {
       symbol,
-      market: 'Forex',
+      category,
       price: FX_LEVELS[symbol] ?? 1,
       vol: symbol.endsWith('JPY') ? 0.1 : 0.075,
       base: symbol.slice(0, 3),
@@ -72,13 +63,13 @@ export const INSTRUMENTS: readonly Instrument[] = [
     };
   }),
   ...EQUITIES.map(([symbol, price, vol, exchange]): Instrument => {
-    const { quote, contract, pip, digits } = instrumentSpec(symbol);
-    return { symbol, market: 'Equities', price, vol, base: symbol, quote, contract, pip, digits, exchange };
+    const { category, quote, contract, pip, digits } = instrumentSpec(symbol);
+    return { symbol, category, price, vol, base: symbol, quote, contract, pip, digits, exchange };
   }),
 ];
 
 export const INSTRUMENT_BY_SYMBOL = new Map(INSTRUMENTS.map((i) => [i.symbol, i]));
-export const EQUITY_SYMBOLS = INSTRUMENTS.filter((i) => i.market === 'Equities').map((i) => i.symbol);
+export const EQUITY_SYMBOLS = INSTRUMENTS.filter((i) => i.category === 'Equities').map((i) => i.symbol);
 
 export function instrument(symbol: string): Instrument {
   const found = INSTRUMENT_BY_SYMBOL.get(symbol);
@@ -90,7 +81,7 @@ export function instrument(symbol: string): Instrument {
 export const INSTRUMENT_INFO: ReadonlyMap<string, InstrumentInfo> = new Map(
   INSTRUMENTS.map((i) => [
     i.symbol,
-    { symbol: i.symbol, category: i.market, quote: i.quote, contract: i.contract, pip: i.pip, digits: i.digits, exchange: i.exchange },
+    { symbol: i.symbol, category: i.category, quote: i.quote, contract: i.contract, pip: i.pip, digits: i.digits, exchange: i.exchange },
   ]),
 );
 
@@ -102,8 +93,11 @@ export function roundPrice(value: number, digits: number): number {
 /** Mid prices by symbol. */
 export type Mids = ReadonlyMap<string, number>;
 
-/** Converts an amount between currencies through USD at the current mid prices. */
-export function convert(amount: number, from: string, to: string, mids: Mids): number {
+/**
+ * Converts an amount between currencies through USD at the simulated market's own mid prices: every
+ * currency it trades has one, so a missing price is a bug and throws (docs/decisions/0001-eur-conversion-missing-rate.md).
+ */
+export function convertAtMids(amount: number, from: string, to: string, mids: Mids): number {
   if (from === to) return amount;
   return (amount * usdValue(from, mids)) / usdValue(to, mids);
 }

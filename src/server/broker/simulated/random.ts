@@ -1,3 +1,4 @@
+import type { Market } from '#shared/domain/market.ts';
 /** Seeded PRNG (mulberry32): the simulated market is a pure function of its seed. */
 export class Random {
   private state: number;
@@ -47,6 +48,6 @@ export class Random {
 }
 
 /** The size a simulated master trades: 0.50 to 3.00 lots of forex, or 50 to 400 shares. */
-export function masterSize(rng: Random, market: 'Forex' | 'Equities'): number {
+export function masterSize(rng: Random, market: Market): number {
   return market === 'Forex' ? Number(rng.range(0.5, 3).toFixed(2)) : rng.int(50, 400);
 }

@@ -1,5 +1,5 @@
 import type { Category } from '#shared/domain/portfolios.ts';
-import type { MarketType } from './instruments.ts';
+import type { Market } from '#shared/domain/market.ts';
 
 export interface BrokerSeed {
   broker_name: string;
@@ -32,7 +32,7 @@ export interface AccountSeed {
   currency: 'EUR' | 'USD' | 'GBP' | 'CHF';
   category: Category;
   /** Masters trade one market; followers copy their master. */
-  market: MarketType;
+  market: Market;
   master?: string;
   /** Starting deposit in the account currency. */
   deposit: number;
@@ -43,7 +43,7 @@ const master = (
   broker: string,
   currency: AccountSeed['currency'],
   category: Category,
-  market: MarketType,
+  market: Market,
   deposit: number,
 ): AccountSeed => ({ account_name, broker, currency, category, market, deposit });
 

@@ -1,13 +1,14 @@
 import type { Database } from '#server/db/database.ts';
 import { liveAccounts, saveLiveState } from '#server/db/accounts-repo.ts';
-import { allRules, type MarketType } from '#server/db/copy-rules-repo.ts';
+import { allRules } from '#server/db/copy-rules-repo.ts';
+import type { Market } from '#shared/domain/market.ts';
 import { readMarketState, writeMarketState } from '#server/db/market-state-repo.ts';
-import { writeContextOf } from '#server/db/write-context.ts';
+import { queryableOf, writeContextOf } from '#server/db/write-context.ts';
 import { deletePositions, insertPosition, listPositions, saveMarks, setStops } from '#server/db/positions-repo.ts';
 import { MarketPaused } from '#server/broker/errors.ts';
 import { dayOf, rolloversBetween } from '#server/ledger/calendar.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
-import type { ClosedTrade } from '#server/ledger/rules.ts';
+import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import type {
   BrokerAdapter,
@@ -18,11 +19,12 @@ import type {
   OpenOrder,
   TradeEvent,
 } from '#server/broker/port.ts';
-import { convert, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
+import { convertAtMids, eurRates, INSTRUMENT_INFO, INSTRUMENTS, instrument, roundPrice } from './instruments.ts';
 import { masterSize, Random } from './random.ts';
 import { Listeners } from '#server/broker/listeners.ts';
 import { Serial } from './serial.ts';
-import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor, type Side } from './trading.ts';
+import { commissionFor, entryPrice, exitPrice, feeFor, nightlySwap, pnlInCurrency, rebateFor } from './trading.ts';
+import type { Side } from '#shared/domain/side.ts';
 
 export interface SimulatedMarketOptions {
   seed: number;
@@ -61,7 +63,7 @@ export class SimulatedMarket implements BrokerAdapter {
   private accounts = new Map<number, LiveAccount>();
   private positions = new Map<number, LivePosition>();
   /** What each master trades (its rule's market) and, on the first start, which symbols it favours. */
-  private marketOf = new Map<number, MarketType>();
+  private marketOf = new Map<number, Market>();
   private allowedOf = new Map<number, string[]>();
   /** Prices of a past fill (the first start's open trades): orders placed meanwhile fill there too. */
   private fillMids: ReadonlyMap<string, number> | null = null;
@@ -239,7 +241,7 @@ export class SimulatedMarket implements BrokerAdapter {
       const inst = instrument(p.symbol);
       const o = open.get(p.account_id) ?? { floating: 0, margin: 0 };
       o.floating += p.profit + p.swap;
-      o.margin += convert((p.quantity * inst.contract * p.price_open) / acct.leverage, inst.quote, acct.currency, this.mids);
+      o.margin += convertAtMids((p.quantity * inst.contract * p.price_open) / acct.leverage, inst.quote, acct.currency, this.mids);
       open.set(p.account_id, o);
     }
     for (const a of this.accounts.values()) {
@@ -280,7 +282,7 @@ export class SimulatedMarket implements BrokerAdapter {
       const openCount = mine.length;
       if (openCount < 2 || (openCount < 6 && this.rng.chance(dt / 150))) {
         const market = this.marketOf.get(m.id) ?? 'Forex';
-        const inst = this.rng.pick(INSTRUMENTS.filter((i) => i.market === market));
+        const inst = this.rng.pick(INSTRUMENTS.filter((i) => i.category === market));
         const type: Side = this.rng.chance(0.5) ? 'Buy' : 'Sell';
         const qty = masterSize(this.rng, market);
         await this.openNow({ accountId: m.id, symbol: inst.symbol, type, quantity: qty, masterPositionId: null });
@@ -324,7 +326,7 @@ export class SimulatedMarket implements BrokerAdapter {
       master_position_id: order.masterPositionId,
       symbol,
       type,
-      category: inst.market,
+      category: inst.category,
       quantity,
       price_open: open,
       price_current: mark,
@@ -375,10 +377,10 @@ export class SimulatedMarket implements BrokerAdapter {
         copyOf: p.master_position_id,
       };
     });
-    const balances = await this.ledger.write(async (tx) => {
-      await deletePositions(tx, closing.map((p) => p.id));
-      const after = await this.ledger.record(tx, trades);
-      await inTx?.(writeContextOf(tx));
+    const balances = await this.ledger.write(async (ctx) => {
+      await deletePositions(queryableOf(ctx), closing.map((p) => p.id));
+      const after = await this.ledger.record(ctx, trades);
+      await inTx?.(ctx);
       return after;
     });
     for (const [id, balance] of balances) {
@@ -436,7 +438,7 @@ export class SimulatedMarket implements BrokerAdapter {
     for (const m of this.accounts.values()) {
       if (!m.is_master) continue;
       const market = this.marketOf.get(m.id) ?? 'Forex';
-      const universe = INSTRUMENTS.filter((i) => i.market === market);
+      const universe = INSTRUMENTS.filter((i) => i.category === market);
       const allowed = this.allowedOf.get(m.id) ?? [];
       const count = this.rng.int(3, 5);
       for (let k = 0; k < count; k++) {

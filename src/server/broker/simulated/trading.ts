@@ -1,7 +1,5 @@
-import type { Side } from '#server/broker/port.ts';
-import { convert, roundPrice, type Instrument, type Mids } from './instruments.ts';
-
-export type { Side };
+import type { Side } from '#shared/domain/side.ts';
+import { convertAtMids, roundPrice, type Instrument, type Mids } from './instruments.ts';
 
 export interface BrokerTerms {
   spread_pips: number;
@@ -48,25 +46,25 @@ export function pnlInCurrency(
   currency: string,
   mids: Mids,
 ): number {
-  return convert(pnlInQuote(inst, type, open, close, quantity), inst.quote, currency, mids);
+  return convertAtMids(pnlInQuote(inst, type, open, close, quantity), inst.quote, currency, mids);
 }
 
 /** Round-trip commission (negative), in the account currency. */
 export function commissionFor(inst: Instrument, broker: BrokerTerms, quantity: number, currency: string, mids: Mids): number {
-  const usd = inst.market === 'Forex' ? broker.commission_per_lot * quantity : Math.max(1, 0.005 * quantity);
-  return -convert(usd, 'USD', currency, mids);
+  const usd = inst.category === 'Forex' ? broker.commission_per_lot * quantity : Math.max(1, 0.005 * quantity);
+  return -convertAtMids(usd, 'USD', currency, mids);
 }
 
 /** Exchange and regulatory fees (negative): equities only. */
 export function feeFor(inst: Instrument, quantity: number, price: number, currency: string, mids: Mids): number {
-  if (inst.market === 'Forex') return 0;
-  return -convert(0.0001 * quantity * price, 'USD', currency, mids);
+  if (inst.category === 'Forex') return 0;
+  return -convertAtMids(0.0001 * quantity * price, 'USD', currency, mids);
 }
 
 /** IB rebate earned by a round trip: lots × rate per lot (docs/figures.md); equities per 100 shares at a tenth of the rate. */
 export function rebateFor(inst: Instrument, broker: BrokerTerms, quantity: number, currency: string, mids: Mids): number {
-  const usd = inst.market === 'Forex' ? quantity * broker.rebate_per_lot : (quantity / 100) * broker.rebate_per_lot * 0.1;
-  return convert(usd, 'USD', currency, mids);
+  const usd = inst.category === 'Forex' ? quantity * broker.rebate_per_lot : (quantity / 100) * broker.rebate_per_lot * 0.1;
+  return convertAtMids(usd, 'USD', currency, mids);
 }
 
 function symbolHash(symbol: string): number {
@@ -85,13 +83,13 @@ export function nightlySwap(
   mids: Mids,
 ): number {
   let usd: number;
-  if (inst.market === 'Forex') {
+  if (inst.category === 'Forex') {
     const h = symbolHash(inst.symbol);
     const perLot = type === 'Buy' ? -(2 + (h % 6)) : (h % 4) - 1.5;
     usd = perLot * quantity;
   } else {
     usd = (-quantity * price * (type === 'Buy' ? 0.06 : 0.03)) / 360;
   }
-  return convert(usd, 'USD', currency, mids);
+  return convertAtMids(usd, 'USD', currency, mids);
 }
 

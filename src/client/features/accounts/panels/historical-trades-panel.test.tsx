@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
+import type { HistoricalDeal as Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { HistoricalTradesPanel } from './historical-trades-panel.tsx';
 
 afterEach(cleanup);

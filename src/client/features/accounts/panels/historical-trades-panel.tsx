@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Deal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
+import type { HistoricalDeal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -18,7 +18,7 @@ export const NO_TRADE_DATA = 'No trade data available.';
 const PAGE_WIDE = 50;
 const PAGE_PHONE = 25;
 
-type Row = Deal & { key: number };
+type Row = HistoricalDeal & { key: number };
 
 function dealColumns(showRebate: boolean): TableColumn<Row>[] {
   const money = (key: 'profit' | 'swap' | 'commission' | 'fee', header: string, tone = false): TableColumn<Row> => ({
@@ -50,7 +50,7 @@ function dealColumns(showRebate: boolean): TableColumn<Row>[] {
   return columns;
 }
 
-const isCashFlow = (d: Deal) => d.category === 'Balance';
+const isCashFlow = (d: HistoricalDeal) => d.category === 'Balance';
 
 /** The table's columns for a CSV file, the amounts' currency as a column; a cash flow has no quantity, as on screen. */
 function dealCsvColumns(showRebate: boolean): CsvColumn<Row>[] {
@@ -71,7 +71,7 @@ function dealCsvColumns(showRebate: boolean): CsvColumn<Row>[] {
 }
 
 /** A phone's row: symbol, type and quantity; open → close price; profit with the date under it. A cash flow has no prices. */
-const face = (d: Deal): TradeFace => ({
+const face = (d: HistoricalDeal): TradeFace => ({
   title: isCashFlow(d) ? (
     <>
       <span className="ui-trade-symbol">{d.symbol || d.category}</span> <Side type={d.type} />

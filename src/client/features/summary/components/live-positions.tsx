@@ -5,7 +5,7 @@ import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumber } from '#shared/format/numbers.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
-import { pipSize } from '#shared/analytics/excursions.ts';
+import { pipSize } from '#shared/domain/instruments.ts';
 import { csvDateTime, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
 import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
 import { FeedBanner } from '#client/ui/feed-banner.tsx';
@@ -15,6 +15,7 @@ import { newestFirst } from '#client/ui/newest-first.ts';
 import { ExpandableTradeCard, PriceMove, TradeCard, TradeTitle, type TradeDetail, type TradeFace } from '#client/ui/trade-card.tsx';
 import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
 import { Tooltip, type TooltipContent } from '#client/ui/tooltip.tsx';
+import type { Side } from '#shared/domain/side.ts';
 
 export const NO_LIVE_POSITIONS = 'No live positions to display.';
 
@@ -117,7 +118,7 @@ export function sortLive(positions: readonly Position[]): Position[] {
 const VIRTUAL_FROM = 40;
 const ROW_HEIGHT = 58;
 
-function Direction({ type }: { type: 'Buy' | 'Sell' }) {
+function Direction({ type }: { type: Side }) {
   return <span className={`summary-dir summary-dir-${type.toLowerCase()}`}>{type}</span>;
 }
 

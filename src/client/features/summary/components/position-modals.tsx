@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Position } from '#shared/contract/positions.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
-import { coverAvailable, parseDecimalInput, pipSize, suggestLevels } from '#shared/domain/suggestions.ts';
+import { pipSize } from '#shared/domain/instruments.ts';
+import { coverAvailable, parseDecimalInput, suggestLevels } from '#shared/domain/suggestions.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice } from '#shared/format/numbers.ts';
 import { closeBySymbol, setTpSl } from '#client/api/queries/positions.ts';
@@ -11,11 +12,12 @@ import { CLOSE_FAILED, UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { useToast } from '#client/ui/toast.tsx';
 import { formatExcursion } from './live-positions.tsx';
+import type { Side } from '#shared/domain/side.ts';
 
 export const POSITION_NOT_FOUND = 'Error: Position not found. Please try again.';
 export const CLOSE_NOT_FOUND = 'Error: Position to close not found.';
 
-const direction = (type: 'Buy' | 'Sell') => (type === 'Buy' ? 'long' : 'short');
+const direction = (type: Side) => (type === 'Buy' ? 'long' : 'short');
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 const priceText = (value: number | null) => (value === null ? '' : formatPrice(value));
 

@@ -28,7 +28,8 @@ import { isHeaderRow, isTitleRow, startsMt4 } from './structure.ts';
  * as one MT5 position with two closing deals would (an open rest keeps that identifier, its own ticket).
  */
 
-type Side = 'buy' | 'sell';
+/** A position's direction as the terminals report it (the ingest contract's lower-case spelling). */
+type TerminalSide = IngestPosition['type'];
 type Kind = 'closed' | 'open' | 'working';
 type Columns = Map<string, number>;
 
@@ -176,7 +177,7 @@ export function parseMt4(grid: Grid, fileName?: string): Mt4Statement {
   };
 }
 
-function sideOf(text: string): Side | null {
+function sideOf(text: string): TerminalSide | null {
   return text === 'buy' ? 'buy' : text === 'sell' ? 'sell' : null;
 }
 

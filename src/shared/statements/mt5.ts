@@ -1,5 +1,5 @@
 import { cents } from '#shared/analytics/stats.ts';
-import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
+import { IngestDeal, IngestPosition, type DealEntryType } from '#shared/contract/ingest.ts';
 import { balanceEffect } from '#shared/domain/deal-types.ts';
 import { mt5Header, type Accounting } from './account.ts';
 import { cellText, headerKey, parseNumber, parseTicket, parseTime, type CellValue, type Grid, type GridRow } from './cells.ts';
@@ -19,8 +19,8 @@ import { isHeaderRow, namedColumns, startsMt5 } from './structure.ts';
  * which the header's English words confirm where the report is in English.
  */
 
-type DealEntry = IngestDeal['entry'];
-type Side = 'buy' | 'sell';
+/** A position's direction as the terminals report it (the ingest contract's lower-case spelling). */
+type TerminalSide = IngestPosition['type'];
 type Kind = 'positions' | 'orders' | 'deals' | 'open' | 'working';
 
 /** Where each field of a section is, by cell index. */
@@ -188,7 +188,7 @@ interface RawDeal extends Keyed {
   order: number | null;
   time: number;
   type: number;
-  entry: DealEntry;
+  entry: DealEntryType;
   symbol: string;
   volume: number;
   price: number;
@@ -205,7 +205,7 @@ interface RawDeal extends Keyed {
 interface PositionRecord {
   id: number;
   symbol: string;
-  side: Side;
+  side: TerminalSide;
   openTime: number;
   openPrice: number | null;
   volume: number | null;
@@ -372,7 +372,7 @@ export function dealTypeOf(text: string): number | null {
   return null;
 }
 
-function entryOf(text: string): DealEntry | null {
+function entryOf(text: string): DealEntryType | null {
   switch (headerKey(text)) {
     case 'in':
       return 'in';
@@ -388,7 +388,7 @@ function entryOf(text: string): DealEntry | null {
   }
 }
 
-function sideOf(text: string): Side | null {
+function sideOf(text: string): TerminalSide | null {
   const word = cellText(text).toLowerCase();
   return word === 'buy' ? 'buy' : word === 'sell' ? 'sell' : null;
 }
@@ -448,7 +448,7 @@ function openPosition(row: GridRow, columns: Columns, line: number, warnings: st
 interface Live {
   id: number;
   symbol: string;
-  side: Side;
+  side: TerminalSide;
   volume: number;
   /** Its record in the Positions section, when it is closed by the report's end. */
   record: PositionRecord | undefined;
@@ -514,7 +514,7 @@ function link(deals: RawDeal[], history: PositionRecord[], open: IngestPosition[
     }
   };
   /** The position a deal opens: its own order, or the one position the Positions section opened at its time. */
-  const openingId = (deal: RawDeal, side: Side): number => {
+  const openingId = (deal: RawDeal, side: TerminalSide): number => {
     if (deal.order !== null && (byId.size === 0 || byId.has(deal.order))) return deal.order;
     const opened = openedAt.get(`${deal.symbol}|${side}|${deal.time}`) ?? [];
     return opened.length === 1 ? opened[0]!.id : (deal.order ?? 0);
@@ -556,8 +556,8 @@ function link(deals: RawDeal[], history: PositionRecord[], open: IngestPosition[
   for (const i of order) {
     const deal = deals[i]!;
     if (deal.type !== 0 && deal.type !== 1) continue; // balance operations belong to no position
-    const side: Side = deal.type === 0 ? 'buy' : 'sell';
-    const closes: Side = side === 'buy' ? 'sell' : 'buy';
+    const side: TerminalSide = deal.type === 0 ? 'buy' : 'sell';
+    const closes: TerminalSide = side === 'buy' ? 'sell' : 'buy';
     const lives = livesOf(deal.symbol);
     let id: number | null = null;
 

@@ -1,0 +1,54 @@
+import type { Market } from './market.ts';
+import type { Side } from './side.ts';
+
+/**
+ * What a deal on the books is: a closed trade, a cash flow (a deposit or withdrawal, a broker's bonus
+ * among them), a rebate credited to the balance (an MT5 agent commission deal), or a result of the
+ * account booked as a deal of its own (a charge, commission, interest, dividend, tax or correction).
+ * The money of a trade is its `net`; of the others, `amount`.
+ */
+export type DealKind = 'trade' | 'deposit' | 'withdrawal' | 'rebate' | 'result';
+
+/**
+ * A deal on an account's books, as the ledger books it and the deals table stores it (times in epoch
+ * seconds, money in the account currency). The wire has its own shapes (src/shared/contract/deals.ts,
+ * ingest.ts); the repository maps its rows to this at its edge (src/server/db/deals-repo.ts).
+ */
+export interface Deal {
+  accountId: number;
+  kind: DealKind;
+  symbol: string | null;
+  type: Side | null;
+  category: Market | null;
+  quantity: number;
+  openPrice: number | null;
+  closePrice: number | null;
+  openedAt: number | null;
+  at: number;
+  amount: number;
+  profit: number;
+  swap: number;
+  commission: number;
+  fee: number;
+  /** A trade's rebate earned (simulated brokers: not on the balance); a rebate row's credit (= amount). */
+  rebate: number;
+  /** profit + swap + commission + fee of a trade; 0 for a cash flow or a rebate (their money is `amount`). */
+  net: number;
+  mae: number | null;
+  mfe: number | null;
+  execMs: number | null;
+  rebalancing: boolean;
+  /** The broker's ticket (real accounts); null for the simulated market's deals. */
+  ticket: number | null;
+  /** The position the trade closed (null for cash flows and generated history). */
+  positionId: number | null;
+  /** The master position this trade copies, as the copy engine linked it; null when not known. */
+  copyOf: number | null;
+  /** An imported statement's opening balance (a cash flow): the balance before the statement's period. */
+  opening?: boolean;
+  /**
+   * The MT5 type of the broker's deal a balance row was booked from, where its kind does not name it:
+   * a bonus (a cash flow) or a result of the account (charge, interest, …); null otherwise.
+   */
+  dealType?: number | null;
+}
