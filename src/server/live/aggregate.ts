@@ -36,7 +36,7 @@ export function aggregatePositions(
   }
   const rates = snapshot.rates;
   // A currency without a rate yet (a terminal that sends no quotes) is shown unconverted: the feed's
-  // money fields cannot be null (docs/decisions/0001-eur-conversion-missing-rate.md).
+  // money fields cannot be null (docs/decisions/0013-eur-conversion-missing-rate.md).
   const convertAmount = (amount: number, from: string, to: string) => convert(amount, from, to, rates, 'unconverted');
   const eur = (amount: number, currency: string) => convertAmount(amount, currency, 'EUR');
   const rows: Position[] = [];

@@ -1,4 +1,4 @@
-import { toEur as inEur } from '#shared/domain/fx.ts';
+import { convert } from '#shared/domain/fx.ts';
 import { navAccountsOf, navRowsOf } from '#shared/domain/nav-view.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
@@ -30,7 +30,7 @@ export class AccountsService {
   ) {}
 
   private readonly eur = (amount: number, currency: string): number =>
-    inEur(amount, currency, this.market?.snapshot().rates ?? new Map<string, number>());
+    convert(amount, currency, 'EUR', this.market?.snapshot().rates ?? new Map<string, number>(), 'unconverted');
 
   /**
    * GET accounts/info: the accounts of the caller's portfolios (or `portfolio`), or of a portfolio's

@@ -5,7 +5,7 @@
 export type EurRates = ReadonlyMap<string, number>;
 
 /**
- * What a conversion gives when a rate is missing (docs/decisions/0001-eur-conversion-missing-rate.md):
+ * What a conversion gives when a rate is missing (docs/decisions/0013-eur-conversion-missing-rate.md):
  * 'unknown', null (the amount is not known in that currency: shown as unknown, never as 0), or
  * 'unconverted', the amount as it is, only for figures whose wire field cannot be null yet.
  */
@@ -26,11 +26,6 @@ export function convert(amount: number, from: string, to: string, rates: EurRate
   return (amount * f) / t;
 }
 
-/**
- * An amount in EUR, or unchanged when its currency has no rate: `convert(…, 'EUR', rates, 'unconverted')`.
- * TODO(vocab): src/server/routes/accounts-routes.ts imports this; call convert there and remove it.
- */
-export const toEur = (amount: number, currency: string, rates: EurRates): number => convert(amount, currency, 'EUR', rates, 'unconverted');
 
 const VIA_USD: Record<string, { symbol: string; usdIsBase: boolean }> = {
   EUR: { symbol: 'EURUSD', usdIsBase: false },

@@ -95,7 +95,7 @@ export type Mids = ReadonlyMap<string, number>;
 
 /**
  * Converts an amount between currencies through USD at the simulated market's own mid prices: every
- * currency it trades has one, so a missing price is a bug and throws (docs/decisions/0001-eur-conversion-missing-rate.md).
+ * currency it trades has one, so a missing price is a bug and throws (docs/decisions/0013-eur-conversion-missing-rate.md).
  */
 export function convertAtMids(amount: number, from: string, to: string, mids: Mids): number {
   if (from === to) return amount;
