@@ -306,8 +306,9 @@ describe.concurrent('the admin CLI', () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
-  // A few dozen processes, each opening the database: generous room on a busy machine.
+  // A few dozen processes, each starting Node and opening the database (about 95 s alone on two
+  // cores, twice that when other suites share them): room for a busy machine.
   it.each(BACKENDS)('sets up users, accounts, symbols and agents on %s', async (backend) => {
     await new Flow(backend).run();
-  }, 120_000);
+  }, 300_000);
 });

@@ -10,8 +10,7 @@ import {
 import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
 import type { DealRecord } from '#server/db/deals-repo.ts';
 
-// TODO(vocab): these read the row shape DealRecord because src/server/routes/accounts-routes.ts hands
-// them dealsOf's rows; once routes read the domain Deal (src/shared/domain/deal.ts), take Deal here.
+// These read the repository's DealRecord rows (see its note in src/server/db/deals-repo.ts).
 
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 

@@ -26,9 +26,9 @@ export async function insertDeals(q: Queryable, deals: readonly Deal[]): Promise
 }
 
 /**
- * A stored deal as the account screens read it: the row's own spelling.
- * TODO(vocab): src/server/routes/accounts-routes.ts and src/server/analytics/account-analytics.ts read
- * this; read the domain Deal (src/shared/domain/deal.ts) there and make this row type private.
+ * A stored deal as the account screens read it: the row's own spelling. The account analytics and the
+ * historical-deals service still read it (src/server/analytics, src/server/services); the next step of
+ * one deal vocabulary is to map it to the domain Deal (src/shared/domain/deal.ts) here and keep it private.
  */
 export interface DealRecord {
   kind: DealKind;
