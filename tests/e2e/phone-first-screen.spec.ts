@@ -17,7 +17,7 @@ test.describe('Summary on a phone', () => {
   test('shows at least three positions without scrolling, under compact key figures and the bridge line', async ({ page }) => {
     await summaryAs(page, 'investor');
     // The followers' copies: enough rows to fill the screen whatever the masters hold now.
-    await page.getByRole('switch', { name: 'Master only' }).click();
+    await page.getByRole('switch', { name: 'Master only' }).setChecked(false, { force: true });
     await expect(fxRows(page).nth(3)).toBeAttached({ timeout: 15_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     const inFirstScreen = await fxRows(page).evaluateAll((rows) => rows.filter((r) => r.getBoundingClientRect().bottom <= window.innerHeight).length);
@@ -53,7 +53,8 @@ test.describe('Summary on a phone', () => {
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           const text = node.textContent?.trim();
           const el = node.parentElement;
-          if (!text || !el || el.closest('svg, [aria-hidden="true"], .ui-visually-hidden, .connection-label')) continue;
+          // The short portfolio name is drawn by CSS (::after, at 1rem) in place of the long one.
+          if (!text || !el || el.closest('svg, [aria-hidden="true"], .ui-visually-hidden, .connection-label, .portfolio-name[data-short]')) continue;
           const style = getComputedStyle(el);
           if (style.display === 'none' || style.visibility === 'hidden' || el.getClientRects().length === 0) continue;
           if (parseFloat(style.fontSize) < 12) small.push(`${text.slice(0, 30)} (${style.fontSize})`);
