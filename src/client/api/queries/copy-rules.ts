@@ -47,6 +47,8 @@ export const copyRuleMutations = {
   allowedPairsOrKeep: (seen: Pick<CopyRule, 'master_id' | 'account_name' | 'allowed_pairs'>) =>
     mutationOptions({
       mutationKey: [...copyRuleKeys.all(), 'allowed-pairs'],
+      // Offline too: the write is then kept on the device instead of paused by the query client.
+      networkMode: 'always',
       mutationFn: (body: AllowedPairsBody) =>
         sendOrKeep(createAllowedPairsEntry(body, seen, Date.now()), (idempotencyKey) => setAllowedPairs(body, { idempotencyKey })),
     }),

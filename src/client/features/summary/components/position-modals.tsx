@@ -47,6 +47,8 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
   const current = position ?? selected;
   const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
   const mutation = useMutation({
+    // Offline too: the write is then kept on the device instead of paused by the query client.
+    networkMode: 'always',
     mutationFn: (levels: { take_profit: number; stop_loss: number }) => {
       if (!position) throw new Error(POSITION_NOT_FOUND);
       const request = {
