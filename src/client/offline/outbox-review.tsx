@@ -18,6 +18,7 @@ import {
   freshNeeds,
   isExpired,
   levelsText,
+  pairsDelta,
   pairsText,
   PENDING_NOTE,
   refusedMessage,
@@ -246,6 +247,12 @@ function ReviewItem({ item, onSend, onDiscard }: { item: Item; onSend: () => voi
         )}
         <dt>Your change</dt>
         <dd data-value="change">{entryChange(entry)}</dd>
+        {entry.kind === 'allowed-pairs' ? (
+          <>
+            <dt>That is</dt>
+            <dd>{pairsDelta((current as CopyRule).allowed_pairs, entry.request.new_allowed_pairs)}</dd>
+          </>
+        ) : null}
       </dl>
       <p className="outbox-time">
         Made {timeOf(entry.created_at)} · not sent after {timeOf(entry.expires_at)}

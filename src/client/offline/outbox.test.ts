@@ -16,6 +16,7 @@ import {
   isExpired,
   keepAfterFailure,
   OUTBOX_EXPIRY_MS,
+  pairsDelta,
   parseStoredOutbox,
   pendingForMaster,
   pendingForPosition,
@@ -253,6 +254,12 @@ describe('a pairs change against the rule as it is now', () => {
 
   it('is dropped as already applied when the rule already holds the asked pairs', () => {
     expect(reviewEntry(entry, rule({ allowed_pairs: ['GBPUSD', 'EURUSD', 'USDJPY'] }), T0 + MIN)).toMatchObject({ reason: 'applied' });
+  });
+
+  it('the review says what the change adds and removes against the pairs now', () => {
+    expect(pairsDelta(['EURUSD', 'USDJPY'], ['USDJPY', 'AUDCAD'])).toBe('adds AUDCAD · removes EURUSD');
+    expect(pairsDelta(['EURUSD'], ['EURUSD', 'AUDCAD', 'CADJPY'])).toBe('adds AUDCAD, CADJPY');
+    expect(pairsDelta(['EURUSD'], ['EURUSD'])).toBe('no difference');
   });
 
   it('pairs compare as sets', () => {

@@ -251,6 +251,14 @@ export function entryChange(entry: OutboxEntry): string {
 }
 
 export const pairsText = (pairs: readonly string[]): string => (pairs.length ? pairs.join(', ') : 'none');
+
+/** What going from one list of pairs to another does: "adds AUDCAD · removes EURUSD" ("no difference" when none). */
+export function pairsDelta(from: readonly string[], to: readonly string[]): string {
+  const added = to.filter((p) => !from.includes(p));
+  const removed = from.filter((p) => !to.includes(p));
+  const parts = [added.length ? `adds ${added.join(', ')}` : null, removed.length ? `removes ${removed.join(', ')}` : null].filter(Boolean);
+  return parts.length ? parts.join(' · ') : 'no difference';
+}
 export const levelsText = (p: { sl: number | null; tp: number | null }): string => `SL ${formatPrice(p.sl)} · TP ${formatPrice(p.tp)}`;
 
 /** "<label> not sent: <why>.", one full stop even when `why` ends with the server's own. */

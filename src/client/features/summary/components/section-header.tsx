@@ -130,8 +130,9 @@ export function PairsSelector({ masterId }: { masterId: string }) {
       if (outcome.kept) toast.show(KEPT_TOAST);
     },
     onError: (err) => toast.show(err instanceof Error && err.message ? err.message : UPDATE_FAILED, 'error'),
-    onSettled: async () => {
-      await client.invalidateQueries({ queryKey: copyRuleKeys.all() });
+    onSettled: async (outcome) => {
+      // A change kept offline changed nothing on the server: the rules need not be read again (they could not be).
+      if (!outcome?.kept) await client.invalidateQueries({ queryKey: copyRuleKeys.all() });
       setPending(null);
     },
   });
