@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Position } from '#shared/contract/positions.ts';
+import type { Position, SetTpSlBody } from '#shared/contract/positions.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { coverAvailable, parseDecimalInput, pipSize, suggestLevels } from '#shared/domain/suggestions.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -19,7 +19,7 @@ import { formatExcursion } from './live-positions.tsx';
 export const POSITION_NOT_FOUND = 'Error: Position not found. Please try again.';
 export const CLOSE_NOT_FOUND = 'Error: Position to close not found.';
 
-const direction = (type: 'Buy' | 'Sell'): 'long' | 'short' => (type === 'Buy' ? 'long' : 'short');
+const direction = (type: 'Buy' | 'Sell') => (type === 'Buy' ? 'long' : 'short');
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 const priceText = (value: number | null) => (value === null ? '' : formatPrice(value));
 
@@ -51,7 +51,7 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
     networkMode: 'always',
     mutationFn: (levels: { take_profit: number; stop_loss: number }) => {
       if (!position) throw new Error(POSITION_NOT_FOUND);
-      const request = {
+      const request: SetTpSlBody = {
         category: position.category,
         symbol: position.u_symbol,
         direction: direction(position.type),
