@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet } from '@tanstack/react-router';
 import { OfflineNotice } from '#client/shell/offline-notice.tsx';
+import { OutboxReview } from '#client/offline/outbox-review.tsx';
 import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { TopBar } from './top-bar.tsx';
 import { warmUpIntl } from './warm-up-intl.ts';
@@ -31,6 +32,7 @@ export function AppLayout() {
     <div className="app">
       {stage === 0 ? <TopBarPlaceholder /> : <TopBar />}
       <OfflineNotice />
+      <OutboxReview />
       <main className="page" id="main">
         <Outlet />
       </main>

@@ -2,17 +2,20 @@ import { clear } from 'idb-keyval';
 import { ALERTS_SEEN_KEY, responsesStore } from './offline-api.ts';
 import { indexedDbAvailable, LOCAL_CACHE_PREFIX, queryCacheStore } from './query-persister.ts';
 import { offlineStatus } from './offline-status.ts';
+import { outbox, outboxStore } from './outbox-store.ts';
 
 /**
  * Removes everything a signed-in user left on the device: the persisted query cache (IndexedDB or
- * the localStorage fallback), the service worker's stored API responses and any runtime cache,
+ * the localStorage fallback), the changes kept while offline (the outbox: they are not sent for the
+ * next user), the service worker's stored API responses and any runtime cache,
  * so the next user of the same phone reads nothing of the last one, online or offline.
  * The app shell (workbox precache) is not user data and stays.
  */
 export async function clearStoredUserData(): Promise<void> {
   offlineStatus.reset();
+  outbox.reset();
   const tasks: Promise<unknown>[] = [];
-  if (indexedDbAvailable()) tasks.push(clear(queryCacheStore()), clear(responsesStore()));
+  if (indexedDbAvailable()) tasks.push(clear(queryCacheStore()), clear(responsesStore()), clear(outboxStore()));
   try {
     localStorage.removeItem(ALERTS_SEEN_KEY);
     for (const key of Object.keys(localStorage)) if (key.startsWith(LOCAL_CACHE_PREFIX)) localStorage.removeItem(key);

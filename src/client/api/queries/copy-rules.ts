@@ -1,8 +1,10 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query';
-import type { AllowedPairsBody } from '#shared/contract/copy-rules.ts';
+import type { AllowedPairsBody, CopyRule } from '#shared/contract/copy-rules.ts';
 import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
+import { createAllowedPairsEntry } from '#client/offline/outbox.ts';
+import { sendOrKeep } from '#client/offline/outbox-store.ts';
 import { idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from './write.ts';
 
 export const copyRuleKeys = {
@@ -36,5 +38,18 @@ export const copyRuleMutations = {
     mutationOptions({
       mutationKey: [...copyRuleKeys.all(), 'allowed-pairs'],
       mutationFn: (body: AllowedPairsBody) => setAllowedPairs(body),
+    }),
+  /**
+   * The same write, kept on the device when there is no connection and offered again once back
+   * online (docs/client.md, "Edits made offline"); `seen` is the rule as the user saw it. Answers
+   * `{ kept: true }`, or the server's answer.
+   */
+  allowedPairsOrKeep: (seen: Pick<CopyRule, 'master_id' | 'account_name' | 'allowed_pairs'>) =>
+    mutationOptions({
+      mutationKey: [...copyRuleKeys.all(), 'allowed-pairs'],
+      // Offline too: the write is then kept on the device instead of paused by the query client.
+      networkMode: 'always',
+      mutationFn: (body: AllowedPairsBody) =>
+        sendOrKeep(createAllowedPairsEntry(body, seen, Date.now()), (idempotencyKey) => setAllowedPairs(body, { idempotencyKey })),
     }),
 };

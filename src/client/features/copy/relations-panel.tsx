@@ -14,6 +14,9 @@ import { accountQueries } from '#client/api/queries/accounts.ts';
 import { copyRuleKeys, copyRuleMutations, copyRuleQueries } from '#client/api/queries/copy-rules.ts';
 import { copyKeys } from '#client/api/queries/copy.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
+import { KEPT_TOAST, pairsText, pendingForMaster } from '#client/offline/outbox.ts';
+import { PendingNote } from '#client/offline/outbox-review.tsx';
+import { useOutbox } from '#client/offline/outbox-store.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
@@ -63,6 +66,7 @@ export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; 
   const relations = useQuery(relationQueries.list(portfolio));
   const accounts = useQuery(accountQueries.info(portfolio));
   const rules = useQuery(copyRuleQueries.infos());
+  const kept = useOutbox();
   const [editing, setEditing] = useState<Editing | null>(null);
 
   let body;
@@ -83,6 +87,7 @@ export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; 
         <div className="relation-masters">
           {masters.map((m) => {
             const rule = ruleOf.get(m.account_id);
+            const keptPairs = pendingForMaster(kept, m.account_id);
             const followers = followersOf.get(m.account_id) ?? [];
             return (
               <article key={m.account_id} className="relation-master" aria-label={`Master ${m.account_name}`}>
@@ -106,6 +111,11 @@ export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; 
                 ) : followers.length ? (
                   // Followers and nothing they may copy: worth a warning.
                   <p className="relation-pairs relation-warn">No pair allowed yet: none of its trades is copied. Set its pairs.</p>
+                ) : null}
+                {keptPairs ? (
+                  <p className="relation-pairs">
+                    <PendingNote /> Pairs: {pairsText(keptPairs.request.new_allowed_pairs)}
+                  </p>
                 ) : null}
                 {followers.length ? (
                   <ul className="relation-followers" aria-label={`Followers of ${m.account_name}`}>
@@ -373,11 +383,14 @@ function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule 
   const toast = useToast();
   const refresh = useRefresh();
   const market = rule?.market_type ?? 'Forex';
-  const [chosen, setChosen] = useState<Set<string>>(new Set(rule?.allowed_pairs ?? []));
-  const [equities, setEquities] = useState((market === 'Equities' ? (rule?.allowed_pairs ?? []) : []).join(', '));
+  // A change kept while offline is where the user left the pairs.
+  const kept = pendingForMaster(useOutbox(), master.account_id);
+  const [start] = useState(() => kept?.request.new_allowed_pairs ?? rule?.allowed_pairs ?? []);
+  const [chosen, setChosen] = useState<Set<string>>(new Set(start));
+  const [equities, setEquities] = useState((market === 'Equities' ? start : []).join(', '));
   // Forex instruments beyond the 14 pairs (a metal, an exotic pair) are typed, as equities are.
   const [otherForex, setOtherForex] = useState(
-    (market === 'Forex' ? (rule?.allowed_pairs ?? []).filter((p) => !(FOREX_PAIRS as readonly string[]).includes(p)) : []).join(', '),
+    (market === 'Forex' ? start.filter((p) => !(FOREX_PAIRS as readonly string[]).includes(p)) : []).join(', '),
   );
   const listed = (text: string) =>
     text
@@ -390,9 +403,15 @@ function PairsModal({ master, rule, onDone }: { master: Account; rule: CopyRule 
     new_allowed_pairs: market === 'Forex' ? [...FOREX_PAIRS.filter((p) => chosen.has(p)), ...listed(otherForex)] : listed(equities),
   });
   const save = useMutation({
-    ...copyRuleMutations.allowedPairs(),
-    onSuccess: async (res) => {
-      toast.show(res.message);
+    // Offline, the change is kept on the device (docs/client.md, "Edits made offline").
+    ...copyRuleMutations.allowedPairsOrKeep(rule ?? { master_id: master.account_id, account_name: master.account_name, allowed_pairs: [] }),
+    onSuccess: async (outcome) => {
+      if (outcome.kept) {
+        toast.show(KEPT_TOAST);
+        onDone();
+        return;
+      }
+      toast.show(outcome.result.message);
       await refresh();
       onDone();
     },

@@ -7,6 +7,10 @@ import { formatPrice, formatQuantity, MISSING_VALUE, numberFormat, toFiniteNumbe
 import { formatDateFr } from '#shared/format/dates.ts';
 import { pipSize } from '#shared/domain/instruments.ts';
 import { csvDateTime, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
+import { useOfflineStatus } from '#client/offline/offline-status.ts';
+import { CLOSE_NEEDS_CONNECTION, entryChange, pendingForPosition } from '#client/offline/outbox.ts';
+import { PendingNote } from '#client/offline/outbox-review.tsx';
+import { useOutbox } from '#client/offline/outbox-store.ts';
 import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
 import { FeedBanner } from '#client/ui/feed-banner.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
@@ -138,7 +142,15 @@ function PlCell({ p }: { p: Position }) {
   );
 }
 
+/** A TP/SL change of this row kept while offline (docs/client.md, "Edits made offline"). */
+function PendingEdit({ p }: { p: Position }) {
+  const pending = pendingForPosition(useOutbox(), p);
+  return pending ? <PendingNote detail={entryChange(pending)} /> : null;
+}
+
+/** Edit, and Close: disabled offline, as a close is never kept to be sent later. */
 function Actions({ p, onEdit, onClose }: { p: Position; onEdit?: (p: Position) => void; onClose?: (p: Position) => void }) {
+  const { browserOnline } = useOfflineStatus();
   return (
     <>
       <button type="button" className="button summary-action" onClick={() => onEdit?.(p)} aria-label={`Edit ${p.u_symbol} ${p.type} of ${p.account_name}`}>
@@ -149,6 +161,8 @@ function Actions({ p, onEdit, onClose }: { p: Position; onEdit?: (p: Position) =
         className="button summary-action summary-action-danger"
         onClick={() => onClose?.(p)}
         aria-label={`Close ${p.u_symbol} ${p.type} of ${p.account_name}`}
+        disabled={!browserOnline}
+        title={browserOnline ? undefined : CLOSE_NEEDS_CONNECTION}
       >
         Close
       </button>
@@ -180,6 +194,7 @@ const LiveRow = memo(
               <strong>{p.u_symbol}</strong> <Direction type={p.type} />
             </span>
             <span className="summary-sub">{p.account_name}</span>
+            <PendingEdit p={p} />
           </div>
         </td>
         <td className="ui-align-right">{formatQuantity(p.quantity)}</td>
@@ -398,6 +413,7 @@ const LiveCard = memo(
     return (
       <li className="summary-live-card" data-position={positionKey(props.p)} data-entry={props.p.price_open}>
         {props.canWrite ? <SwipeCard {...props} /> : <ExpandableTradeCard face={positionFace(props.p)} details={positionDetails(props.p)} />}
+        <PendingEdit p={props.p} />
       </li>
     );
   },
@@ -406,10 +422,12 @@ const LiveCard = memo(
 
 /** The live positions table (desktop) or swipeable cards (phones), docs/product.md#screens. */
 export function LivePositions({ feedError, ...props }: LivePositionsProps) {
+  const { browserOnline } = useOfflineStatus();
   // The banner comes and goes before the rows, which keep their state (open details, a slid card).
   return (
     <>
       {feedError ? <FeedBanner message={feedError} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} /> : null}
+      {props.canWrite && !browserOnline ? <p className="summary-sub">{CLOSE_NEEDS_CONNECTION}.</p> : null}
       <LiveBody {...props} />
     </>
   );

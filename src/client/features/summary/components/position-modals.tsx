@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Position } from '#shared/contract/positions.ts';
+import type { Position, SetTpSlBody } from '#shared/contract/positions.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { pipSize } from '#shared/domain/instruments.ts';
 import { coverAvailable, parseDecimalInput, suggestLevels } from '#shared/domain/suggestions.ts';
@@ -9,6 +9,10 @@ import { formatPrice } from '#shared/format/numbers.ts';
 import { closeBySymbol, setTpSl } from '#client/api/queries/positions.ts';
 import { statsQueries } from '#client/api/queries/stats.ts';
 import { CLOSE_FAILED, UPDATE_FAILED } from '#client/api/queries/write.ts';
+import { useOfflineStatus } from '#client/offline/offline-status.ts';
+import { CLOSE_NEEDS_CONNECTION, createTpSlEntry, entryChange, KEPT_TOAST, keepAfterFailure, pendingForPosition } from '#client/offline/outbox.ts';
+import { PendingNote } from '#client/offline/outbox-review.tsx';
+import { sendOrKeep, useOutbox } from '#client/offline/outbox-store.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { useToast } from '#client/ui/toast.tsx';
 import { formatExcursion } from './live-positions.tsx';
@@ -30,28 +34,37 @@ interface EditProps {
   onDone: () => void;
 }
 
-/** TP/SL editor with MAE/MFE suggestions and the cover button (docs/product.md#screens, §4, §5). */
+/**
+ * TP/SL editor with MAE/MFE suggestions and the cover button (docs/product.md#screens, §4, §5).
+ * Without a connection the edit is kept on the device and offered again once back online
+ * (docs/client.md, "Edits made offline").
+ */
 export function EditPositionModal({ position, selected, portfolio, onDone }: EditProps) {
   const toast = useToast();
+  const { browserOnline } = useOfflineStatus();
+  const pending = pendingForPosition(useOutbox(), selected);
   const [tp, setTp] = useState(() => priceText(selected.tp));
   const [sl, setSl] = useState(() => priceText(selected.sl));
   const [error, setError] = useState<string | null>(null);
   const current = position ?? selected;
   const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
   const mutation = useMutation({
+    // Offline too: the write is then kept on the device instead of paused by the query client.
+    networkMode: 'always',
     mutationFn: (levels: { take_profit: number; stop_loss: number }) => {
       if (!position) throw new Error(POSITION_NOT_FOUND);
-      return setTpSl({
+      const request: SetTpSlBody = {
         category: position.category,
         symbol: position.u_symbol,
         direction: direction(position.type),
         currency: position.currency,
         portfolio,
         ...levels,
-      });
+      };
+      return sendOrKeep(createTpSlEntry(request, position, Date.now()), (idempotencyKey) => setTpSl(request, { idempotencyKey }));
     },
-    onSuccess: (response) => {
-      toast.show(response.message);
+    onSuccess: (outcome) => {
+      toast.show(outcome.kept ? KEPT_TOAST : outcome.result.message);
       onDone();
     },
     onError: (err) => setError(messageOf(err, UPDATE_FAILED)),
@@ -108,6 +121,12 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
         <p className="summary-sub">
           Applies to every open {current.u_symbol} {current.type} position in {portfolio}.
         </p>
+        {pending ? (
+          <p className="summary-sub">
+            <PendingNote /> {entryChange(pending)}
+          </p>
+        ) : null}
+        {browserOnline ? null : <p className="summary-sub">No connection: Save keeps the change on this device, to send once you are back online.</p>}
         <div className="summary-fields">
           <label className="field">
             <span>Take profit (TP)</span>
@@ -159,9 +178,10 @@ interface CloseProps {
   onDone: () => void;
 }
 
-/** Close confirmation (docs/product.md#screens, §4). */
+/** Close confirmation (docs/product.md#screens, §4). A close is never kept for later: offline it cannot be confirmed. */
 export function ClosePositionModal({ position, selected, portfolio, onDone }: CloseProps) {
   const toast = useToast();
+  const { browserOnline } = useOfflineStatus();
   const [error, setError] = useState<string | null>(null);
   const mutation = useMutation({
     mutationFn: () => {
@@ -178,7 +198,7 @@ export function ClosePositionModal({ position, selected, portfolio, onDone }: Cl
       toast.show(response.message);
       onDone();
     },
-    onError: (err) => setError(messageOf(err, CLOSE_FAILED)),
+    onError: (err) => setError(keepAfterFailure(err, true) ? `${messageOf(err, CLOSE_FAILED)} ${CLOSE_NEEDS_CONNECTION}.` : messageOf(err, CLOSE_FAILED)),
   });
   const confirm = () => {
     if (!position) {
@@ -198,7 +218,14 @@ export function ClosePositionModal({ position, selected, portfolio, onDone }: Cl
           <button type="button" className="button" onClick={onDone}>
             Cancel
           </button>
-          <button type="button" className="button primary summary-danger" onClick={confirm} disabled={mutation.isPending} data-autofocus>
+          <button
+            type="button"
+            className="button primary summary-danger"
+            onClick={confirm}
+            disabled={mutation.isPending || !browserOnline}
+            title={browserOnline ? undefined : CLOSE_NEEDS_CONNECTION}
+            data-autofocus
+          >
             {mutation.isPending ? 'Closing...' : 'Confirm close'}
           </button>
         </>
@@ -214,6 +241,7 @@ export function ClosePositionModal({ position, selected, portfolio, onDone }: Cl
       <p className="summary-sub">
         Selected: {selected.account_name} · P/L {formatMoney((position ?? selected).profit, selected.currency)}
       </p>
+      {browserOnline ? null : <p className="summary-sub">{CLOSE_NEEDS_CONNECTION}.</p>}
       {error ? (
         <p role="alert" className="form-error">
           {error}

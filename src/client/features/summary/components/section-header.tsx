@@ -7,6 +7,9 @@ import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent } from '#shared/format/numbers.ts';
 import { copyRuleKeys, copyRuleMutations, copyRuleQueries } from '#client/api/queries/copy-rules.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
+import { KEPT_TOAST, pairsText, pendingForMaster } from '#client/offline/outbox.ts';
+import { PendingNote } from '#client/offline/outbox-review.tsx';
+import { useOutbox } from '#client/offline/outbox-store.ts';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { DropdownMenu } from '#client/ui/dropdown.tsx';
 import { Skeleton } from '#client/ui/skeleton.tsx';
@@ -109,19 +112,27 @@ export function SectionHeader({ title, totalAmount, barSegments, masterId, canWr
   );
 }
 
-/** A master's allowed pairs (docs/product.md#states pair toggle), sent to allowed-pairs on every change. */
+/**
+ * A master's allowed pairs (docs/product.md#states pair toggle), sent to allowed-pairs on every change;
+ * without a connection the change is kept on the device (docs/client.md, "Edits made offline").
+ */
 export function PairsSelector({ masterId }: { masterId: string }) {
   const client = useQueryClient();
   const toast = useToast();
   const rules = useQuery(copyRuleQueries.infos());
   const rule = rules.data?.find((r) => r.master_id === masterId);
+  const kept = pendingForMaster(useOutbox(), masterId);
   const [pending, setPending] = useState<string[] | null>(null);
   const mutation = useMutation({
-    ...copyRuleMutations.allowedPairs(),
+    ...copyRuleMutations.allowedPairsOrKeep(rule ?? { master_id: masterId, account_name: '', allowed_pairs: [] }),
     onMutate: (body) => setPending(body.new_allowed_pairs),
+    onSuccess: (outcome) => {
+      if (outcome.kept) toast.show(KEPT_TOAST);
+    },
     onError: (err) => toast.show(err instanceof Error && err.message ? err.message : UPDATE_FAILED, 'error'),
-    onSettled: async () => {
-      await client.invalidateQueries({ queryKey: copyRuleKeys.all() });
+    onSettled: async (outcome) => {
+      // A change kept offline changed nothing on the server: the rules need not be read again (they could not be).
+      if (!outcome?.kept) await client.invalidateQueries({ queryKey: copyRuleKeys.all() });
       setPending(null);
     },
   });
@@ -130,7 +141,7 @@ export function PairsSelector({ masterId }: { masterId: string }) {
   const universe = pairsOfMarket(rule.market_type);
   // The equity pair list is empty (docs/product.md#fields): nothing to choose for an equity master.
   if (universe.length === 0) return null;
-  const allowed = pending ?? rule.allowed_pairs;
+  const allowed = pending ?? kept?.request.new_allowed_pairs ?? rule.allowed_pairs;
   const selection = selectionFromAllowed(allowed);
   const enabledCount = universe.filter((p) => allowed.includes(p)).length;
 
@@ -158,6 +169,7 @@ export function PairsSelector({ masterId }: { masterId: string }) {
             })}
         </ul>
       </DropdownMenu>
+      {kept ? <PendingNote detail={pairsText(kept.request.new_allowed_pairs)} /> : null}
       {mutation.isPending ? (
         <span className="summary-updating" role="status">
           <span className="ui-spinner summary-spinner" aria-hidden="true" />
