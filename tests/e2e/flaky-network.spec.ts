@@ -37,6 +37,9 @@ for (const outageMs of [5_000, 20_000]) {
       await expect(indicator).toHaveAttribute('data-connection', /reconnecting|offline/, { timeout: 5_000 });
       await expect(indicator).toHaveAttribute('title', /since \d\d:\d\d:\d\d$/);
       await expect(page.getByLabel('Bridge health')).toContainText('Connection lost · as of', { timeout: 5_000 });
+      // The longer status never widens the page (a phone would zoom out to show it).
+      const viewport = page.viewportSize()!.width;
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport);
       await page.waitForTimeout(outageMs);
 
       const restoredAt = Date.now();
