@@ -99,10 +99,22 @@ export interface PendingAlert {
   teikoCategory: string | null;
 }
 
-/** The alerts after the push cursor (at most `limit`), oldest first. Only the leader reads it. */
+/** Whether any device is subscribed: without one, the dispatcher reads nothing else. */
+export async function anySubscription(q: Queryable): Promise<boolean> {
+  const [row] = await q.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM push_subscriptions) AS any');
+  return row?.any ?? false;
+}
+
+/**
+ * The alerts after the push cursor (at most `limit`), oldest first; none older than the oldest
+ * subscription (a device receives the alerts recorded after it subscribed). Only the leader reads it.
+ */
 export async function alertsToPush(q: Queryable, limit: number): Promise<{ cursor: number; alerts: PendingAlert[] }> {
-  const [cursor] = await q.query<{ last_alert_id: string }>('SELECT last_alert_id FROM push_cursor WHERE id = 1');
-  const from = Number(cursor?.last_alert_id ?? 0);
+  const [cursor] = await q.query<{ from_id: string }>(
+    `SELECT GREATEST(c.last_alert_id, COALESCE((SELECT min(from_alert_id) FROM push_subscriptions), 0)) AS from_id
+       FROM push_cursor c WHERE c.id = 1`,
+  );
+  const from = Number(cursor?.from_id ?? 0);
   const rows = await q.query<{ id: string; type: string; message: string; datetime: Date; account_id: number | null; teiko_category: string | null }>(
     `SELECT al.id, al.type, al.message, al.datetime, al.account_id, a.teiko_category
        FROM alerts al LEFT JOIN accounts a ON a.id = al.account_id WHERE al.id > $1 ORDER BY al.id LIMIT $2`,

@@ -6,7 +6,7 @@
  * the topic makes the push service and the phone keep one notification of the two.
  */
 import type { Database } from '#server/db/database.ts';
-import { advancePushCursor, alertsToPush, dropSubscription, markSent, recipients } from '#server/db/push-repo.ts';
+import { advancePushCursor, alertsToPush, anySubscription, dropSubscription, markSent, recipients } from '#server/db/push-repo.ts';
 import { noticeOf, urgencyOf } from '#shared/domain/push-alerts.ts';
 import type { PushService } from '#server/services/push-service.ts';
 import { pushFor } from './rules.ts';
@@ -67,6 +67,8 @@ export class PushDispatcher {
   }
 
   private async round(): Promise<void> {
+    // No device subscribed: nothing to read (a device subscribing later starts from its own moment).
+    if (!(await anySubscription(this.db))) return;
     for (;;) {
       const { alerts } = await alertsToPush(this.db, BATCH);
       if (alerts.length === 0) return;
