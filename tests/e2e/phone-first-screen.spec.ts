@@ -70,6 +70,35 @@ test.describe('Summary on a phone', () => {
     await expect(page.getByLabel('Followers').first()).toContainText('slippage');
   });
 
+  test('moves nothing on screen while it fills (the bridge line late, the cards drawn in steps)', async ({ page }) => {
+    // Every layout shift of the page, as Chromium reports them (Lighthouse's CLS adds these up).
+    await page.addInitScript(() => {
+      const shifts: { value: number; what: string[] }[] = [];
+      (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+      type Shift = { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRect; currentRect: DOMRect }[] };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as Shift[]) {
+          if (entry.hadRecentInput) continue;
+          const what = entry.sources.map((s) => `${s.node instanceof Element ? `${s.node.className || s.node.tagName} "${(s.node.textContent ?? "").slice(0, 24)}"` : s.node?.nodeName} ${Math.round(s.previousRect.top)}→${Math.round(s.currentRect.top)}`);
+          shifts.push({ value: entry.value, what });
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await summaryAs(page, 'investor');
+    // A slow answer for the bridge line, as on a phone's network; the feed's cards come meanwhile.
+    await page.route('**/api/copy/health**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Bridge health' })).toContainText('Bridge: all', { timeout: 15_000 });
+    await expect(fxRows(page).nth(2)).toBeAttached();
+    await page.waitForTimeout(500);
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: { value: number; what: string[] }[] }).shifts);
+    const total = shifts.reduce((sum, s) => sum + s.value, 0);
+    expect(total, JSON.stringify(shifts)).toBeLessThan(0.02);
+  });
+
   test('shows no realised P/L before its figure has come', async ({ page }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

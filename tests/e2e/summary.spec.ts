@@ -167,6 +167,8 @@ test('an admin edits TP/SL and closes a position: both reach the server and show
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status').filter({ hasText: `Take profit ${Number(tp)} and stop loss ${Number(sl)} set on` })).toBeVisible();
+    // The toast covers none of the screen's actions (the row's Edit and Close among them).
+    expect(await actionsUnderToast(page)).toEqual([]);
     // On a phone the TP and SL are among the card's details, drawn on a tap.
     if (isMobile) {
       // A tap on a swiped card first slides it back; the next one opens its details.
@@ -269,3 +271,26 @@ test('column headers explain themselves after 700 ms and panels expand to full s
     }
   });
 });
+
+/** The screen's visible buttons, links and fields that the toast on show covers, by their names. */
+function actionsUnderToast(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const region = document.querySelector<HTMLElement>('.ui-toast-region')!;
+    const toast = region.querySelector('.ui-toast')!.getBoundingClientRect();
+    // Which actions one could tap without the toast: hide it, ask the page what each one's centre shows.
+    region.style.visibility = 'hidden';
+    try {
+      return [...document.querySelectorAll<HTMLElement>('main button, main a[href], main input, main select')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) return false;
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          if (!hit || !el.contains(hit)) return false;
+          return r.left < toast.right && r.right > toast.left && r.top < toast.bottom && r.bottom > toast.top;
+        })
+        .map((el) => el.getAttribute('aria-label') ?? el.textContent ?? el.tagName);
+    } finally {
+      region.style.visibility = '';
+    }
+  });
+}

@@ -1,10 +1,15 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet } from '@tanstack/react-router';
 import { OfflineNotice } from '#client/shell/offline-notice.tsx';
-import { OutboxReview } from '#client/offline/outbox-review.tsx';
 import { useStagedMount } from '#client/ui/use-staged-mount.ts';
-import { TopBar } from './top-bar.tsx';
 import { warmUpIntl } from './warm-up-intl.ts';
+
+// The bar's menus, picker and bell are not needed before sign-in: their code follows the shell, and
+// the placeholder holds the bar's place until it has come.
+const TopBar = lazy(() => import('./top-bar.tsx').then((m) => ({ default: m.TopBar })));
+
+// Edits kept offline are reviewed on reconnect: rare, so the review's code comes after the shell.
+const OutboxReview = lazy(() => import('#client/offline/outbox-review.tsx').then((m) => ({ default: m.OutboxReview })));
 
 /** The bar as index.html's splash draws it, shown for the moment before the real one. */
 function TopBarPlaceholder() {
@@ -30,9 +35,19 @@ export function AppLayout() {
   const stage = useStagedMount(1);
   return (
     <div className="app">
-      {stage === 0 ? <TopBarPlaceholder /> : <TopBar />}
+      {stage === 0 ? (
+        <TopBarPlaceholder />
+      ) : (
+        <Suspense fallback={<TopBarPlaceholder />}>
+          <TopBar />
+        </Suspense>
+      )}
       <OfflineNotice />
-      <OutboxReview />
+      {stage === 0 ? null : (
+        <Suspense fallback={null}>
+          <OutboxReview />
+        </Suspense>
+      )}
       <main className="page" id="main">
         <Outlet />
       </main>

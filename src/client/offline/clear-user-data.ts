@@ -2,7 +2,6 @@ import { clear } from 'idb-keyval';
 import { ALERTS_SEEN_KEY, responsesStore } from './offline-api.ts';
 import { indexedDbAvailable, LOCAL_CACHE_PREFIX, queryCacheStore } from './query-persister.ts';
 import { offlineStatus } from './offline-status.ts';
-import { outbox, outboxStore } from './outbox-store.ts';
 
 /**
  * Removes everything a signed-in user left on the device: the persisted query cache (IndexedDB or
@@ -13,6 +12,8 @@ import { outbox, outboxStore } from './outbox-store.ts';
  */
 export async function clearStoredUserData(): Promise<void> {
   offlineStatus.reset();
+  // The outbox's code is not part of the app's shell: loaded here, on the way out.
+  const { outbox, outboxStore } = await import('./outbox-store.ts');
   outbox.reset();
   const tasks: Promise<unknown>[] = [];
   if (indexedDbAvailable()) tasks.push(clear(queryCacheStore()), clear(responsesStore()), clear(outboxStore()));

@@ -1,4 +1,4 @@
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -14,7 +14,11 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const wb = new Workbox('/sw.js', { scope: '/' });
+  // workbox-window is loaded when the worker is registered (once the page is idle), not with the shell.
+  void import('workbox-window').then(({ Workbox }) => register(new Workbox('/sw.js', { scope: '/' })));
+}
+
+function register(wb: Workbox): void {
   workbox = wb;
   wb.addEventListener('waiting', () => {
     updateWaiting = true;

@@ -1,9 +1,10 @@
-import { Component, createRef, type ReactNode } from 'react';
+import { Component, createRef, type CSSProperties, type ReactNode } from 'react';
 
 export interface FlipListProps {
   /** The items' keys in display order: the list's children are one element per key, in this order. */
   keys: readonly string[];
   className?: string;
+  style?: CSSProperties;
   'aria-label'?: string;
   children: ReactNode;
 }
@@ -60,7 +61,7 @@ export class FlipList extends Component<FlipListProps> {
 
   override render() {
     return (
-      <ul ref={this.list} className={this.props.className} aria-label={this.props['aria-label']}>
+      <ul ref={this.list} className={this.props.className} style={this.props.style} aria-label={this.props['aria-label']}>
         {this.props.children}
       </ul>
     );

@@ -3,8 +3,6 @@ import type { AllowedPairsBody, CopyRule } from '#shared/contract/copy-rules.ts'
 import { endpoints } from '#shared/contract/endpoints.ts';
 import { interval } from '#client/config/runtime-config.ts';
 import { apiRequest } from '#client/api/http.ts';
-import { createAllowedPairsEntry } from '#client/offline/outbox.ts';
-import { sendOrKeep } from '#client/offline/outbox-store.ts';
 import { idempotencyHeaders, UPDATE_FAILED, type WriteOptions } from './write.ts';
 
 export const copyRuleKeys = {
@@ -49,7 +47,11 @@ export const copyRuleMutations = {
       mutationKey: [...copyRuleKeys.all(), 'allowed-pairs'],
       // Offline too: the write is then kept on the device instead of paused by the query client.
       networkMode: 'always',
-      mutationFn: (body: AllowedPairsBody) =>
-        sendOrKeep(createAllowedPairsEntry(body, seen, Date.now()), (idempotencyKey) => setAllowedPairs(body, { idempotencyKey })),
+      // The outbox's code is loaded with the first such write, not with the app's shell (the router
+      // reads this file's queries).
+      mutationFn: async (body: AllowedPairsBody) => {
+        const [{ createAllowedPairsEntry }, { sendOrKeep }] = await Promise.all([import('#client/offline/outbox.ts'), import('#client/offline/outbox-store.ts')]);
+        return sendOrKeep(createAllowedPairsEntry(body, seen, Date.now()), (idempotencyKey) => setAllowedPairs(body, { idempotencyKey }));
+      },
     }),
 };

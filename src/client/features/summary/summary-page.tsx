@@ -5,7 +5,7 @@ import type { Account, Broker } from '#shared/contract/accounts.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { brokerVolumes, type GridBy } from '#shared/analytics/dashboard.ts';
 import { sum } from '#shared/analytics/stats.ts';
-import { DASHBOARD_PALETTE } from '#shared/domain/constants.ts';
+import { DASHBOARD_PALETTE, SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
 import { hasPermission } from '#shared/domain/permissions.ts';
 import { dashboardPanels, isEquityCategory, isForexCategory } from '#shared/domain/positions-filter.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
@@ -13,10 +13,10 @@ import { accountQueries } from '#client/api/queries/accounts.ts';
 import { useSinglePortfolio } from '#client/app/portfolio.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { useLivePositions } from '#client/live/use-live-positions.ts';
-import { BridgeHealthLine } from './components/bridge-health-line.tsx';
+import { BridgeHealthLine, BridgeHealthPlaceholder } from './components/bridge-health-line.tsx';
 import { PageTitle } from '#client/ui/page-title.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
-import { SkeletonRows } from '#client/ui/skeleton.tsx';
+import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
 import { useNearViewport } from '#client/ui/use-near-viewport.ts';
 import { useStagedMount } from '#client/ui/use-staged-mount.ts';
@@ -26,7 +26,7 @@ import { positionKey } from './components/live-positions.tsx';
 import { TradesPanel } from './components/panel.tsx';
 import { ClosePositionModal, EditPositionModal } from './components/position-modals.tsx';
 import { SectionHeader, SectionsSkeleton } from './components/section-header.tsx';
-import { KeyFigures } from './components/key-figures.tsx';
+import { KeyFigures, KeyFiguresFrame } from './components/key-figures.tsx';
 import './summary.css';
 
 type MasterMode = 'masters' | 'all';
@@ -110,24 +110,67 @@ const MastersPanel = memo(function MastersPanel({
 });
 
 /**
- * Summary mounts in steps (useStagedMount): first a skeleton of the masters panel, at once, then
- * the screen with its feeds and queries, then the execution grid, then the accounts area. Each
- * step is a transition, so React renders it in short slices and runs its effects (the fetches, the
- * sockets) in tasks of their own: no step holds a phone's main thread for long.
+ * Summary mounts in steps (useStagedMount): first its frame, at once, then the screen with its
+ * feeds and queries, then the execution grid, then the accounts area. Each step is a transition,
+ * so React renders it in short slices and runs its effects (the fetches, the sockets) in tasks of
+ * their own: no step holds a phone's main thread for long. The frame has every panel above the
+ * fold in its final place and shape, so nothing moves when the screen replaces it.
  */
 export function SummaryPage() {
   const stage = useStagedMount(3);
-  if (stage === 0) {
-    return (
-      <div className="summary">
-        <PageTitle>Summary</PageTitle>
-        <section className="summary-panel summary-header" aria-label="Master accounts">
-          <SkeletonRows rows={2} label="Loading Summary..." />
-        </section>
+  return stage === 0 ? <SummaryFrame /> : <SummaryScreen stage={stage} />;
+}
+
+const noop = () => undefined;
+
+/**
+ * Summary's first frame: what lies above the fold, as light skeletons, before any feed or query
+ * starts. The screen that replaces it draws new elements, so nothing on screen moves (a layout
+ * shift is an element that was there and moved); it only has to look like what comes.
+ */
+function SummaryFrame() {
+  const portfolio = useSinglePortfolio();
+  const wide = useIsWide();
+  const panels = dashboardPanels(portfolio, []);
+  const titles = [panels.fx ? 'FX trades' : null, panels.equity ? 'Equity trades' : null].filter((t) => t !== null);
+  return (
+    <div className="summary">
+      <PageTitle>Summary</PageTitle>
+      <KeyFiguresFrame portfolio={portfolio} />
+      <BridgeHealthPlaceholder />
+      <MasterOnlySwitch checked disabled onChange={noop} />
+      <div className={titles.length === 2 ? 'summary-trades summary-trades-two' : 'summary-trades'}>
+        {titles.map((title) => (
+          <section key={title} className="summary-panel summary-trades-panel" aria-label={title} aria-busy="true">
+            <header className="summary-panel-header">
+              <h2>{title}</h2>
+            </header>
+            {wide ? (
+              <SkeletonRows rows={SKELETON_ROWS} columns={6} label="Loading live positions..." />
+            ) : (
+              <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live positions..." />
+            )}
+          </section>
+        ))}
       </div>
-    );
-  }
-  return <SummaryScreen stage={stage} />;
+    </div>
+  );
+}
+
+/** The switch between the masters' positions and the followers' (the copies) in the trades panels. */
+function MasterOnlySwitch({ checked, disabled = false, onChange }: { checked: boolean; disabled?: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="summary-toolbar">
+      <label className="summary-switch">
+        <input type="checkbox" role="switch" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+        <span className="summary-switch-track" aria-hidden="true" />
+        <span>Master only</span>
+      </label>
+      <span className="summary-sub" role="status">
+        {checked ? 'Trades below: masters’ positions only' : 'Trades below: followers’ positions (the copies)'}
+      </span>
+    </div>
+  );
 }
 
 function SummaryScreen({ stage }: { stage: number }) {
@@ -205,20 +248,11 @@ function SummaryScreen({ stage }: { stage: number }) {
 
       <KeyFigures accounts={accountsData} portfolio={portfolio} />
 
-      {stage >= 1 ? <BridgeHealthLine portfolio={portfolio} /> : null}
+      <BridgeHealthLine portfolio={portfolio} />
 
       {wide ? mastersPanel : null}
 
-      <div className="summary-toolbar">
-        <label className="summary-switch">
-          <input type="checkbox" role="switch" checked={masterOnly} onChange={(e) => setMasterOnly(e.target.checked)} />
-          <span className="summary-switch-track" aria-hidden="true" />
-          <span>Master only</span>
-        </label>
-        <span className="summary-sub" role="status">
-          {masterOnly ? 'Trades below: masters’ positions only' : 'Trades below: followers’ positions (the copies)'}
-        </span>
-      </div>
+      <MasterOnlySwitch checked={masterOnly} onChange={setMasterOnly} />
 
       <div className={bothPanels ? 'summary-trades summary-trades-two' : 'summary-trades'}>
         {panels.fx ? (
@@ -293,13 +327,13 @@ const AccountsArea = memo(function AccountsArea({
   const { ref, near } = useNearViewport('100%');
   if (!near) {
     return (
-      <div ref={ref} className="summary-accounts summary-offscreen">
+      <div ref={ref} className="summary-accounts">
         <SkeletonRows rows={4} columns={2} label="Loading accounts..." />
       </div>
     );
   }
   return (
-    <div className="summary-accounts summary-offscreen">
+    <div className="summary-accounts">
       <BrokerSidebar
         brokers={brokers ?? []}
         accounts={accounts}

@@ -15,7 +15,9 @@ import './bridge-health-line.css';
 export function BridgeHealthLine({ portfolio }: { portfolio: Portfolio }) {
   const query = useQuery(copyQueries.health(portfolio));
   const connectivity = useConnectivity();
-  if (!query.data || query.data.length === 0) return null;
+  // Until the first answer a placeholder keeps the line's place, so the trades below it do not move.
+  if (!query.data) return <BridgeHealthPlaceholder />;
+  if (query.data.length === 0) return null;
   // Without a connection the line is what the server last said, and says when that was.
   const stale = connectivity === 'offline' || connectivity === 'reconnecting';
   const health = query.data;
@@ -36,6 +38,16 @@ export function BridgeHealthLine({ portfolio }: { portfolio: Portfolio }) {
       <Link to={ROUTES.copy} search={(prev) => prev} className="bridge-health-link">
         Copy quality
       </Link>
+    </p>
+  );
+}
+
+/** The line's place and shape before the bridge's health is known. */
+export function BridgeHealthPlaceholder() {
+  return (
+    <p className="bridge-health-line health-stale" role="status" aria-label="Bridge health" aria-busy="true">
+      <span className="health-dot" aria-hidden="true" />
+      <span>Bridge: …</span>
     </p>
   );
 }

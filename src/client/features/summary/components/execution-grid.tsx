@@ -307,7 +307,7 @@ export const ExecutionPanel = memo(function ExecutionPanel({ accountRows, broker
     </div>
   );
   return (
-    <section ref={ref} className="summary-panel summary-offscreen" aria-labelledby="summary-exec-title">
+    <section ref={ref} className="summary-panel" aria-labelledby="summary-exec-title">
       <header className="summary-panel-header">
         <h2 id="summary-exec-title">Broker execution</h2>
         {tabs}

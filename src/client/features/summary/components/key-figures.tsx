@@ -17,7 +17,17 @@ export const KeyFigures = memo(function KeyFigures({ accounts, portfolio }: { ac
   const losses = useQuery(accountQueries.historicalLosses());
   const figures = useMemo(() => (accounts ? portfolioKeyFigures(accounts, losses.data) : null), [accounts, losses.data]);
   // The realised P/L waits for its own answer: no 0,00 € before the figure.
-  const realised = losses.data ? figures : null;
+  return <KeyFiguresView figures={figures} realised={losses.data ? figures : null} portfolio={portfolio} />;
+});
+
+/** The key figures' place and shape before any figure is asked for (Summary's first frame). */
+export function KeyFiguresFrame({ portfolio }: { portfolio: string }) {
+  return <KeyFiguresView figures={null} realised={null} portfolio={portfolio} />;
+}
+
+type Figures = ReturnType<typeof portfolioKeyFigures>;
+
+function KeyFiguresView({ figures, realised, portfolio }: { figures: Figures | null; realised: Figures | null; portfolio: string }) {
   return (
     <section className="summary-panel summary-key-figures" aria-label={`Key figures of ${portfolio}`} aria-busy={figures === null}>
       <FigureList
@@ -31,4 +41,4 @@ export const KeyFigures = memo(function KeyFigures({ accounts, portfolio }: { ac
       />
     </section>
   );
-});
+}

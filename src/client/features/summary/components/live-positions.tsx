@@ -439,12 +439,23 @@ function LiveBody({ positions, canWrite, wide, onEdit, onClose, label, maxHeight
     return wide ? (
       <SkeletonRows rows={SKELETON_ROWS} columns={6} label="Loading live positions..." />
     ) : (
-      <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live positions..." className="summary-live-skeleton" />
+      // The line that says what a tap does is there from the start: it does not push the rows down when they come.
+      <>
+        <CardsHint canWrite={canWrite} />
+        <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live positions..." className="summary-live-skeleton" />
+      </>
     );
   }
   if (wide) return <LiveTable rows={rows} canWrite={canWrite} onEdit={onEdit} onClose={onClose} label={label} maxHeight={maxHeight} />;
   if (rows.length === 0) return <p className="ui-card-list-empty empty-state summary-empty">{NO_LIVE_POSITIONS}</p>;
   return <LiveCards rows={rows} canWrite={canWrite} onEdit={onEdit} onClose={onClose} label={label} />;
+}
+
+/** What a tap and a swipe do on the phone's cards, above the list. */
+function CardsHint({ canWrite }: { canWrite: boolean }) {
+  return (
+    <p className="ui-trade-hint">{canWrite ? 'Newest first · tap for details, swipe left to Edit or Close' : 'Newest first · tap a position for its details'}</p>
+  );
 }
 
 /** Cards a phone's screen holds at once: the first step of the list. */
@@ -458,13 +469,14 @@ const CARDS_PER_STEP = 3;
 function LiveCards({ rows, canWrite, onEdit, onClose, label }: { rows: Position[] } & Pick<LivePositionsProps, 'canWrite' | 'onEdit' | 'onClose' | 'label'>) {
   const shown = rows.slice(0, useSteppedCount(rows.length, CARDS_PER_STEP, CARDS_PER_STEP));
   const keys = shown.map(positionKey);
+  // While the cards are drawn a few at a time the list keeps the height of all of them (each card is
+  // one row high and 1 px of border apart), so what lies below does not move with each step.
+  const reserve = shown.length < rows.length ? { minHeight: `calc(${rows.length} * (var(--ui-trade-row-height) + 1px) + 1px)` } : undefined;
   // Newest first: a position that opens or closes moves the cards below it, which slide there.
   return (
     <>
-      <p className="ui-trade-hint">
-        {canWrite ? 'Newest first · tap for details, swipe left to Edit or Close' : 'Newest first · tap a position for its details'}
-      </p>
-      <FlipList keys={keys} className="ui-trade-list summary-live-cards" aria-label={label}>
+      <CardsHint canWrite={canWrite} />
+      <FlipList keys={keys} className="ui-trade-list summary-live-cards" style={reserve} aria-label={label}>
         {shown.map((p, i) => (
           <LiveCard key={keys[i]} p={p} canWrite={canWrite} onEdit={onEdit} onClose={onClose} />
         ))}

@@ -41,7 +41,7 @@ export const TradesPanel = memo(function TradesPanel({ title, positions, feedErr
     rows: sortLive(positions ?? []),
   });
   return (
-    <section className="summary-panel summary-trades-panel" aria-labelledby={`${id}-title`} data-panel={id}>
+    <section className="summary-panel summary-trades-panel" aria-labelledby={`${id}-title`} aria-busy={positions === null} data-panel={id}>
       <header className="summary-panel-header">
         <h2 id={`${id}-title`}>{title}</h2>
         {count === undefined ? null : <span className="summary-count">{count}</span>}
