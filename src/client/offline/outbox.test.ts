@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CopyRule } from '#shared/contract/copy-rules.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { ApiError } from '#client/api/http.ts';
+import { position as livePosition } from '#client/live/fake-web-socket.ts';
 import {
   addToOutbox,
   createAllowedPairsEntry,
@@ -33,43 +34,21 @@ import {
 const T0 = Date.UTC(2026, 2, 5, 14, 7);
 const MIN = 60_000;
 
+/** The shared live row, as the AMC master's EURUSD Buy with a TP and an SL. */
 function position(over: Partial<Position> = {}): Position {
   return {
+    ...livePosition,
     account_name: 'AMC FX Master',
     account_nameBis: 'AMC FX Master',
-    u_symbol: 'EURUSD',
-    type: 'Buy',
-    category: 'Forex',
     teiko_category: 'AMC',
-    time: 1_700_000_000,
     price_open: 1.085,
     price_current: 1.0862,
-    quantity: 1,
-    quantity_currency: 100_000,
     profit: 120,
     profit_currency: 110,
-    fee_currency: 0,
-    commission_currency: 0,
-    swap_currency: 0,
     sl: 1.08,
     tp: 1.1,
     breakeven: 1.0851,
-    breakevenMax: null,
-    breakevenMin: null,
-    is_master: true,
-    equity_market: null,
     broker_name: 'Avatrade',
-    img_path: '',
-    server: '',
-    server_name: '',
-    login: '',
-    currency: 'USD',
-    exec_duration_ms: null,
-    avgMae: null,
-    medianMae: null,
-    avgMfe: null,
-    medianMfe: null,
-    legs: 1,
     ...over,
   };
 }
