@@ -85,6 +85,15 @@ test.describe('Summary on a phone', () => {
       }).observe({ type: 'layout-shift', buffered: true });
     });
     await summaryAs(page, 'investor');
+    // Each feed's first snapshot only: what moves is the screen filling, not the market (a position
+    // opening or closing meanwhile moves what lies below it, as it should).
+    await page.routeWebSocket(/\/ws\//, (ws) => {
+      const server = ws.connectToServer();
+      let forwarded = 0;
+      server.onMessage((message) => {
+        if (forwarded++ === 0) ws.send(message);
+      });
+    });
     // A slow answer for the bridge line, as on a phone's network; the feed's cards come meanwhile.
     await page.route('**/api/copy/health**', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
