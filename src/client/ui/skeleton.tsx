@@ -9,7 +9,7 @@ export interface SkeletonProps {
   className?: string;
 }
 
-/** A shimmering placeholder block; decorative, so hidden from assistive technology. */
+/** A pulsing placeholder block; decorative, so hidden from assistive technology. */
 export function Skeleton({ width, height, round = false, className }: SkeletonProps) {
   const classes = ['ui-skeleton', round ? 'ui-skeleton-round' : undefined, className].filter(Boolean).join(' ');
   return <span className={classes} style={{ width, height }} aria-hidden="true" />;
