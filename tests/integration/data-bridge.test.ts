@@ -333,6 +333,8 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
         connect(server, '/ws/brokers/live-positions-aggregate', { token: await ticket(server, admin), portfolio: 'SMA' }),
       ),
     );
+    // Each socket's first snapshot is computed once it has connected: count from after they came.
+    await Promise.all(clients.map((c) => c.messages[0] ?? c.next()));
     const before = server.app.hub.computed;
     const received = clients.map((c) => c.next());
     await simulatorOf(server.app).tick();
