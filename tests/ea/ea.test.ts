@@ -83,8 +83,8 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
       buffer = parts.pop()!;
       run.lines.push(...parts);
     };
-    child.stdout!.on('data', take);
-    child.stderr!.on('data', take);
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     runs.push(run);
     return run;
   };
@@ -143,6 +143,13 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
   });
 
   let first: Run;
+  // While the EA was off (scenario 3): a withdrawal and a closed round trip.
+  const later = [
+    ...terminal,
+    `deal 8 0 0 ${brokerAgo(600)} 2 0 - 0 0 0 0 0 -500 Withdrawal`,
+    `deal 9 9 202 ${brokerAgo(500)} 0 0 EURUSD.m 0.1 1.08 0 0 0 0`,
+    `deal 10 10 202 ${brokerAgo(400)} 1 1 EURUSD.m 0.1 1.082 0 0 0 20`,
+  ];
 
   it("1. the terminal's account state, open positions and deals reach the server", async () => {
     first = start(terminal, 'first');
@@ -194,13 +201,6 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
   it('3. a restart resumes from history_from: only the recent deals are sent again, none is duplicated', async () => {
     expect(await stop(first)).toBe(0);
     const booked = (await dealRows()).length;
-    // While the EA was off: a withdrawal and a closed round trip.
-    const later = [
-      ...terminal,
-      `deal 8 0 0 ${brokerAgo(600)} 2 0 - 0 0 0 0 0 -500 Withdrawal`,
-      `deal 9 9 202 ${brokerAgo(500)} 0 0 EURUSD.m 0.1 1.08 0 0 0 0`,
-      `deal 10 10 202 ${brokerAgo(400)} 1 1 EURUSD.m 0.1 1.082 0 0 0 20`,
-    ];
     const second = start(later, 'second');
     await waitFor('the new deals on the server', async () => (await brokerDeals()) === 10);
     await waitFor('the batch of deals', () => second.lines.find((l) => /sent \d+ deals/.test(l)));
@@ -213,5 +213,22 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
     expect(rows.length).toBe(booked + 2); // the withdrawal and the new round trip
     expect(new Set(rows.map((r) => r.ticket)).size).toBe(rows.length);
     expect(rows.filter((r) => r.kind === 'trade').reduce((s, r) => s + Number(r.profit), 0)).toBeCloseTo(270, 2);
+  });
+
+  it('5. a close through the server is run by the EA: the position is gone from the terminal and the server, its out deal booked', async () => {
+    const run = start(later, 'third');
+    await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
+    const close = await http<{ message: string }>(server, 'POST', '/api/positions/close-by-symbol', {
+      key: admin,
+      body: { category: 'Forex', symbol: 'EURUSD', direction: 'short', currency: 'EUR', portfolio: 'SMA' },
+    });
+    expect(close.status).toBe(200);
+    await waitFor('the terminal to close 901', () => positionsOf(run).length === 1);
+    await waitFor('the server to drop 901', async () =>
+      (await one<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).n === 0);
+    await waitFor('the out deal of 901 on the server', async () =>
+      (await one<{ n: number }>("SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1 AND position_id = 901 AND entry = 'out'", [accountId])).n === 1);
+    expect(await stop(run)).toBe(0);
+    expect(run.lines.some((l) => /command close .*: done/.test(l))).toBe(true);
   });
 });
