@@ -3,6 +3,7 @@
  * simulated MetaTrader 5 terminal; tests/ea/driver.cpp runs its events), talks Ingest API v1 over real
  * HTTP to the real server (embedded database), which a user reads through its HTTP API.
  */
+import { randomUUID } from 'node:crypto';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -230,5 +231,22 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
       (await one<{ n: number }>("SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1 AND position_id = 901 AND entry = 'out'", [accountId])).n === 1);
     expect(await stop(run)).toBe(0);
     expect(run.lines.some((l) => /command close .*: done/.test(l))).toBe(true);
+  });
+
+  it("6. a resync answer starts a new session with a full snapshot, and the EA carries on", async () => {
+    const run = start(later, 'fourth');
+    await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
+    // Another session of the same key takes over the agent's sequence: the EA's next batch is a gap.
+    const other = await http(server, 'POST', '/api/ingest/v1/batches', {
+      headers: { 'x-agent-key': key },
+      body: { session: randomUUID(), seq: 1, batch_id: randomUUID(), utc_offset_minutes: OFFSET_MIN, sent_at: Date.now(), accounts: [] },
+    });
+    expect(other.status).toBe(200);
+    await waitFor('the resync', () => run.lines.find((l) => l.includes('new session (the server asked for a resync)')));
+    await waitFor('a second session started', () => run.lines.filter((l) => l.includes('session started')).length >= 2);
+    // The new session's snapshot was applied: a TP/SL edit still reaches the terminal.
+    expect((await editTpSl('long', 1.096, 1.071)).status).toBe(200);
+    expect(await stop(run)).toBe(0);
+    expect(positionsOf(run).find((p) => p.identifier === 900)).toMatchObject({ tp: 1.096, sl: 1.071 });
   });
 });
