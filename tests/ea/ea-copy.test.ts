@@ -5,7 +5,8 @@
  * does it: the operator's registrations, then a write user's documented calls (the relation, the
  * master's allowed pairs). A trade made by hand in the master's terminal is copied by the follower's
  * EA on the server's `open` command, linked to its master through `copy_of`, and closed by the
- * server's `close` once the master's EA reports the master position closed.
+ * server's `close` once the master's EA reports the master position closed; a TP/SL edit from the
+ * dashboard in between reaches the master and its copy.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -114,6 +115,20 @@ describe('copying between two EAs through the copy engine', () => {
     expect(terminalPositions(follower)).toHaveLength(1);
   });
 
+  it("a TP/SL edit from the dashboard reaches the master and, through the copy engine, its copy: both EAs run it", async () => {
+    const edit = await call('POST', '/api/positions/set-tp-sl-by-symbol', {
+      category: 'Forex', symbol: 'EURUSD', direction: 'long', currency: 'USD', take_profit: 1.095, stop_loss: 1.07, portfolio: 'Global FX',
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect(edit.body.message).toBe('Take profit 1.095 and stop loss 1.07 set on 2 positions of EURUSD.');
+    for (const run of [master, follower]) {
+      // The terminal file is written after the timer that answered.
+      await waitFor('the new TP/SL in the terminal', () => terminalPositions(run).find((p) => p.tp === 1.095 && p.sl === 1.07));
+      expect(run.lines.some((l) => /command modify .*: done Request executed \[10009\]/.test(l))).toBe(true);
+    }
+    expect((await commands(ids.follower)).map((c) => `${c.kind} ${c.state}`)).toEqual(['open done', 'modify done']);
+  });
+
   it('the master closes: the follower EA gets one close and runs it; the copy report links the round trip to its master', async () => {
     await inTerminal(follower, ['price EURUSD.m 1.0899 1.09015']);
     await inTerminal(master, ['price EURUSD.m 1.09 1.0902', 'close 7001 1.09 600']);
@@ -123,7 +138,7 @@ describe('copying between two EAs through the copy engine', () => {
     expect(follower.lines.some((l) => /command close .*: done Request executed \[10009\]/.test(l))).toBe(true);
     await waitFor('the copy gone from the server', () => !snapshotPositions().some((p) => p.account_id === ids.follower));
     await new Promise((r) => setTimeout(r, 2000));
-    expect((await commands(ids.follower)).map((c) => `${c.kind} ${c.state}`)).toEqual(['open done', 'close done']);
+    expect((await commands(ids.follower)).map((c) => `${c.kind} ${c.state}`)).toEqual(['open done', 'modify done', 'close done']);
 
     const report = await waitFor('the copy in the report', async () => {
       const r = await call<CopyReportResponse>('GET', '/api/copy/report?portfolio=Global%20FX&period=1m');

@@ -137,6 +137,7 @@ describe('the MetaTrader 5 Expert Advisor on the edges of the protocol', () => {
     expect(edit.status).not.toBe(200);
     const line = await waitFor('the expired answer', () => run.lines.find((l) => / command modify .*: expired /.test(l)));
     const id = / command modify (\S+):/.exec(line)![1]!;
+    await waitFor('the answer on the server', async () => (await command(id)).state !== 'sent');
     expect(await command(id)).toEqual({ state: 'expired', message: 'Received after it expired: not run' });
     expect(await stopEa(run)).toBe(0);
     expect(terminalPositions(run).find((p) => p.identifier === 900)).toMatchObject({ sl: 0, tp: 1.09 });
