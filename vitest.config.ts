@@ -31,6 +31,17 @@ export default defineConfig({
         },
       },
       {
+        // ea/CopyMonitor.mq5 built with g++ against tests/ea/mql5.h and run against the server: `npm run test:ea`.
+        extends: true,
+        test: {
+          name: 'ea',
+          include: ['tests/ea/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         // The long runs: generated attacks on every route and batch, and processes killed and cut
         // off from their database. `npm run test:long`; CI runs them after `npm test`.
         extends: true,
