@@ -334,7 +334,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
       ),
     );
     // Each socket's first snapshot is computed once it has connected: count from after they came.
-    await Promise.all(clients.map((c) => c.messages[0] ?? c.next()));
+    await Promise.all(clients.map(async (c) => c.messages[0] ?? (await c.next())));
     const before = server.app.hub.computed;
     const received = clients.map((c) => c.next());
     await simulatorOf(server.app).tick();
