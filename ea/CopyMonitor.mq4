@@ -88,6 +88,7 @@ int      g_lastOpenCount = -1;
 int      g_lastHistoryCount = -1;
 int      g_utcOffset = 0;         // the last plausible broker clock offset, minutes
 bool     g_offsetKnown = false;
+datetime g_lastServerTime = 0;   // TimeCurrent() at the last look
 
 //+------------------------------------------------------------------+
 //| JSON: the little the protocol needs                              |
@@ -344,14 +345,18 @@ string ServerName()
   }
 
 // Broker server time − UTC, in minutes. MT4 has no TimeTradeServer(): TimeCurrent() is the time of
-// the last quote, a little behind while the market is open and days behind over a weekend. So the
-// offset is rounded to a quarter of an hour, and one outside −12 h … +14 h (a stale clock) is not
-// taken: the last plausible one stays (0 until one is seen, with a line in the log).
+// the last quote, a little behind while quotes come and hours or days behind when the market is
+// closed. So the offset is rounded to a quarter of an hour and taken only from a fresh clock (the
+// first look, or TimeCurrent() moved since the last one: a quote came) and only within −12 h … +14 h;
+// otherwise the last one taken stays.
 int UtcOffsetMinutes()
   {
-   long seconds = (long)(TimeCurrent() - TimeGMT());
+   datetime server = TimeCurrent();
+   bool fresh = !g_offsetKnown || (server != g_lastServerTime && g_lastServerTime != 0);
+   g_lastServerTime = server;
+   long seconds = (long)(server - TimeGMT());
    int minutes = (int)MathRound(seconds / 900.0) * 15;
-   if(minutes >= -720 && minutes <= 840)
+   if(fresh && minutes >= -720 && minutes <= 840)
      {
       if(g_offsetKnown && minutes != g_utcOffset)
          Print("CopyMonitor: the broker's clock is now UTC", minutes >= 0 ? "+" : "", DoubleToString(minutes / 60.0, 2));
