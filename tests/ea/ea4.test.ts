@@ -7,6 +7,7 @@
  * the ticket it was opened under), a closed order an in deal (ticket × 2) and an out deal (ticket × 2 + 1),
  * a balance operation (history order type 6) a deal of type 2 (ticket × 2).
  */
+import { randomUUID } from 'node:crypto';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
+import { insertCommands } from '#server/db/commands-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
@@ -52,6 +54,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
   let key: string;
   let admin: string;
   let accountId: number;
+  let agentId: number;
   const runs: Run[] = [];
   const one = async <T extends object>(sql: string, params: unknown[] = []) => (await server.app.db.query<T>(sql, params))[0]!;
 
@@ -132,7 +135,8 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     });
     await setSymbol(db, broker, 'EURUSD.m', 'EURUSD');
     key = newToken();
-    await grantAccount(db, await insertAgent(db, 'mt4-ea', hashToken(key)), accountId, 'trade');
+    agentId = await insertAgent(db, 'mt4-ea', hashToken(key));
+    await grantAccount(db, agentId, accountId, 'trade');
     await server.app.authStore.upsertUser({
       username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active',
       permissions: ['write', 'read_rebate'], portfolio_auth: ['Consolidated Portfolio', 'SMA'],
@@ -149,6 +153,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
   });
 
   let first: Run;
+  let third: Run;
   // While the EA was off (scenario 3): a withdrawal, a closed order, and 901 closed in part (MT4 keeps the
   // closed 0.1 lot under 901, "to #950", and the open rest under a new ticket 950, "from #901").
   const later = [
@@ -231,5 +236,47 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     expect(rows.length).toBe(booked + 3); // the withdrawal, order 11's round trip, 901's closed part
     expect(new Set(rows.map((r) => r.ticket)).size).toBe(rows.length);
     expect(rows.filter((r) => r.kind === 'trade').reduce((s, r) => s + Number(r.profit), 0)).toBeCloseTo(295, 2);
+  });
+
+  it('5. a close through the server is run by OrderClose on the open rest of a partly closed order: gone from the terminal and the server, its out deal booked', async () => {
+    const run = (third = start(later, 'third'));
+    await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
+    const close = await http<{ message: string }>(server, 'POST', '/api/positions/close-by-symbol', {
+      key: admin,
+      body: { category: 'Forex', symbol: 'EURUSD', direction: 'short', currency: 'EUR', portfolio: 'SMA' },
+    });
+    expect(close.status).toBe(200);
+    // Position 901 is open in MT4 as ticket 950 ("from #901"): the EA finds it by its first ticket.
+    await waitFor('the terminal to close 950', () => openOrdersOf(run).length === 1 && openOrdersOf(run)[0]!.ticket === 900);
+    await waitFor('the server to drop 901', async () =>
+      (await one<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).n === 0);
+    await waitFor("950's out deal on the server", async () =>
+      (await brokerDeals()).some((d) => d.ticket === 1901 && d.position_id === 901 && d.entry === 'out' && d.volume === 0.1));
+    expect(await stop(run)).toBe(0);
+    expect(run.lines.some((l) => /command close .*: done Order #950 closed 0\.1 lots at 1\.0825/.test(l))).toBe(true);
+  });
+
+  it("6. a copy order ('open', as the copy engine queues it) is run by OrderSend and its order reported as a copy", async () => {
+    // The terminal as scenario 5 left it.
+    const left = fs.readFileSync(third.out, 'utf8').split('\n').filter((l) => l.startsWith('account ') || l.startsWith('order '));
+    const run = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...left], 'fourth');
+    await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
+    const id = randomUUID();
+    const payload = { symbol: 'EURUSD', type: 'buy', volume: 0.3, sl: 0, tp: 1.1, master_position_id: 4242, master_login: '51234567', master_server: 'Pepperstone-Live01' };
+    await insertCommands(server.app.db, [{ id, agentId, accountId, kind: 'open', payload, createdAt: new Date(), expiresAt: new Date(Date.now() + 30_000) }]);
+    const command = await waitFor('the answer', async () => {
+      const row = await one<{ state: string; message: string | null }>('SELECT state, message FROM commands WHERE id = $1', [id]);
+      return row.state === 'done' ? row : undefined;
+    });
+    expect(command.message).toMatch(/^Order #\d+ opened$/);
+    const ticket = Number(/#(\d+)/.exec(command.message!)![1]);
+    const row = await waitFor('the copy on the server', async () =>
+      (await server.app.db.query<{ type: string; quantity: number; price_open: number; tp: number; copy_of: number }>(
+        'SELECT type, quantity::float AS quantity, price_open::float AS price_open, tp::float AS tp, copy_of::int AS copy_of FROM positions WHERE account_id = $1 AND identifier = $2',
+        [accountId, ticket],
+      ))[0]);
+    expect(row).toEqual({ type: 'Buy', quantity: 0.3, price_open: 1.0825, tp: 1.1, copy_of: 4242 });
+    expect(await stop(run)).toBe(0);
+    expect(fs.readFileSync(run.out, 'utf8')).toContain(`order ${ticket} EURUSD.m 0 0.3 `);
   });
 });
