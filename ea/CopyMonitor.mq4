@@ -453,19 +453,45 @@ int SplitFrom(const string comment)
    return (int)StringToInteger(StringSubstr(comment, at + 6));
   }
 
+// The first ticket of an order split from another, kept in a terminal global variable
+// ("CopyMonitor.<login>.<ticket>", kept by the terminal across restarts): after a second partial close
+// MT4's comments no longer lead back (the closed part is commented only "to #…").
+string RootName(const long ticket)
+  {
+   return "CopyMonitor." + Login() + "." + IntegerToString(ticket);
+  }
+
+long KnownRoot(const long ticket)
+  {
+   if(!GlobalVariableCheck(RootName(ticket)))
+      return 0;
+   return (long)GlobalVariableGet(RootName(ticket));
+  }
+
 // The position an order belongs to: the ticket it was first opened under (partial closes followed back).
 // Selects other orders on the way: select the order again after calling it.
 long RootTicket(const int ticket, const string comment)
   {
+   long known = KnownRoot(ticket);
+   if(known > 0)
+      return known;
    long root = ticket;
    int from = SplitFrom(comment);
    for(int hops = 0; from > 0 && hops < 100; hops++)
      {
       root = from;
+      known = KnownRoot(from);
+      if(known > 0)
+        {
+         root = known;
+         break;
+        }
       if(!OrderSelect(from, SELECT_BY_TICKET))
          break;
       from = SplitFrom(OrderComment());
      }
+   if(root != ticket)
+      GlobalVariableSet(RootName(ticket), (double)root);
    return root;
   }
 

@@ -17,6 +17,7 @@
 //   order <ticket> <symbol or -> <type 0-7> <lots> <open time> <open price> <sl> <tp> <close time, 0: open>
 //         <close or current price> <commission> <swap> <profit> <magic> [comment]
 //   refuse <modify|close|open> <ticket or 0> <MT4 error code>
+//   global <name> <value>                   (the terminal's global variables, kept across restarts)
 #include "mql4.h"
 #include "../../ea/CopyMonitor.mq4"
 
@@ -59,6 +60,11 @@ static bool load(const char *path) {
       if (o.symbol == "-") o.symbol = "";
       o.comment = rest_of(in);
       (o.close_time == 0 ? t4.trades : t4.history).push_back(o);
+    } else if (kind == "global") {
+      string name;
+      double value;
+      in >> name >> value;
+      sim_globals()[name] = value;
     } else if (kind == "refuse") {
       SimRefusal4 r;
       in >> r.kind >> r.ticket >> r.error;
@@ -83,6 +89,7 @@ static void save(const char *path) {
         f << "order " << o.ticket << " " << (o.symbol.empty() ? "-" : o.symbol) << " " << o.type << " " << o.lots << " " << o.open_time << " " << o.open_price << " "
           << o.sl << " " << o.tp << " " << o.close_time << " " << o.close_price << " " << o.commission << " " << o.swap << " " << o.profit << " " << o.magic << " "
           << o.comment << "\n";
+    for (auto &g : sim_globals()) f << "global " << g.first << " " << g.second << "\n";
     f << "chart " << sim_chart_comment().substr(0, sim_chart_comment().find('\n')) << "\n";
   }
   std::rename(tmp.c_str(), path);

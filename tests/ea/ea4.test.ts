@@ -154,6 +154,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
 
   let first: Run;
   let third: Run;
+  let fourth: Run;
   // While the EA was off (scenario 3): a withdrawal, a closed order, and 901 closed in part (MT4 keeps the
   // closed 0.1 lot under 901, "to #950", and the open rest under a new ticket 950, "from #901").
   const later = [
@@ -258,8 +259,8 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
 
   it("6. a copy order ('open', as the copy engine queues it) is run by OrderSend and its order reported as a copy", async () => {
     // The terminal as scenario 5 left it.
-    const left = fs.readFileSync(third.out, 'utf8').split('\n').filter((l) => l.startsWith('account ') || l.startsWith('order '));
-    const run = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...left], 'fourth');
+    const left = fs.readFileSync(third.out, 'utf8').split('\n').filter((l) => /^(account|order|global) /.test(l));
+    const run = (fourth = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...left], 'fourth'));
     await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
     const id = randomUUID();
     const payload = { symbol: 'EURUSD', type: 'buy', volume: 0.3, sl: 0, tp: 1.1, master_position_id: 4242, master_login: '51234567', master_server: 'Pepperstone-Live01' };
@@ -278,5 +279,43 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     expect(row).toEqual({ type: 'Buy', quantity: 0.3, price_open: 1.0825, tp: 1.1, copy_of: 4242 });
     expect(await stop(run)).toBe(0);
     expect(fs.readFileSync(run.out, 'utf8')).toContain(`order ${ticket} EURUSD.m 0 0.3 `);
+  });
+
+  it('7. two partial closes (close commands with a volume): MT4 moves the rest to new tickets, the server keeps one position 900', async () => {
+    const left = fs.readFileSync(fourth.out, 'utf8').split('\n').filter((l) => /^(account|order|global) /.test(l));
+    const run = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...left], 'fifth');
+    await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
+    const closePart = async (volume: number) => {
+      const id = randomUUID();
+      await insertCommands(server.app.db, [{ id, agentId, accountId, kind: 'close', payload: { identifier: 900, volume }, createdAt: new Date(), expiresAt: new Date(Date.now() + 30_000) }]);
+      return waitFor(`the close of ${volume}`, async () => {
+        const row = await one<{ state: string; message: string | null }>('SELECT state, message FROM commands WHERE id = $1', [id]);
+        return row.state !== 'sent' && row.state !== 'pending' ? row : undefined;
+      });
+    };
+    expect(await closePart(0.2)).toMatchObject({ state: 'done', message: 'Order #900 closed 0.2 lots at 1.0823' });
+    const second = await closePart(0.1);
+    expect(second.state).toBe('done');
+    const rest = Number(/#(\d+)/.exec(second.message!)![1]); // the first rest's ticket, closed in part in its turn
+    await waitFor('position 900 at 0.2 lot on the server', async () =>
+      Number((await one<{ q: number }>('SELECT quantity::float AS q FROM positions WHERE account_id = $1 AND identifier = 900', [accountId])).q) === 0.2);
+    await waitFor('the deals of 900', async () => (await brokerDeals()).filter((d) => d.position_id === 900).length === 5);
+    expect(await stop(run)).toBe(0);
+    const last = Math.max(...(await brokerDeals()).filter((d) => d.position_id === 900).map((d) => d.ticket));
+    expect((await brokerDeals()).filter((d) => d.position_id === 900).map((d) => [d.ticket, d.entry, d.volume])).toEqual([
+      [1800, 'in', 0.2], [1801, 'out', 0.2], [rest * 2, 'in', 0.1], [rest * 2 + 1, 'out', 0.1], [last, 'in', 0.2],
+    ]);
+    expect(last % 2).toBe(0);
+    const others = () => server.app.db.query('SELECT 1 FROM positions WHERE account_id = $1 AND identifier <> 900 AND copy_of IS NULL', [accountId]);
+    expect(await others()).toHaveLength(0);
+    // After a restart the rest is still position 900: the EA kept the first ticket in a terminal global variable.
+    const kept = fs.readFileSync(run.out, 'utf8').split('\n').filter((l) => /^(account|order|global) /.test(l));
+    expect(kept.some((l) => l.startsWith('global CopyMonitor.'))).toBe(true);
+    const again = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...kept], 'sixth');
+    await waitFor('two batches of the new session', () => again.lines.find((l) => l.includes('session started')));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await stop(again)).toBe(0);
+    expect(Number((await one<{ q: number }>('SELECT quantity::float AS q FROM positions WHERE account_id = $1 AND identifier = 900', [accountId])).q)).toBe(0.2);
+    expect(await others()).toHaveLength(0);
   });
 });

@@ -12,6 +12,8 @@
 
 #include "mql5.h"
 
+#include <map>
+
 #define CM_LONGS(name) std::vector<long> name
 typedef uint color;
 const color clrNONE = 0xFFFFFFFF;
@@ -207,4 +209,17 @@ inline int OrderSend(const string &symbol, int cmd, double volume, double price,
   t.trades.push_back(o);
   sim4_recompute_equity();
   return o.ticket;
+}
+
+// ---- the terminal's global variables (kept across restarts: the driver saves them) --------------
+inline std::map<string, double> &sim_globals() { static std::map<string, double> g; return g; }
+inline bool GlobalVariableCheck(const string &name) { return sim_globals().count(name) > 0; }
+inline double GlobalVariableGet(const string &name) {
+  auto it = sim_globals().find(name);
+  if (it == sim_globals().end()) { mql_last_error() = 4058; return 0; }
+  return it->second;
+}
+inline datetime GlobalVariableSet(const string &name, double value) {
+  sim_globals()[name] = value;
+  return TimeCurrent();
 }
