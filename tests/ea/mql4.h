@@ -5,9 +5,9 @@
 // account's figures) is mql5.h's: MQL4 build 600+ has the same functions with the same signatures.
 // What MQL4 alone has is here: its order pools (open orders and history, selected by position or
 // ticket), the Order* accessors, OrderSend/OrderModify/OrderClose with MT4's signatures and error
-// codes, the Account* functions, MarketInfo, RefreshRates, ArraySort. mql5.h's MQL5-only names
-// (positions, deals, MqlTradeRequest) remain declared; ea/CopyMonitor.mq4 uses none of them
-// (a grep in docs/ea.md's MT4 section says how this was checked).
+// codes, the Account* functions, MarketInfo, RefreshRates, ArraySort, GlobalVariable*. mql5.h's
+// MQL5-only names (positions, deals, MqlTradeRequest, TimeTradeServer) are poisoned at the end of
+// this file: the .mq4 cannot use them and still compile here.
 #pragma once
 
 #include "mql5.h"
@@ -223,3 +223,9 @@ inline datetime GlobalVariableSet(const string &name, double value) {
   sim_globals()[name] = value;
   return TimeCurrent();
 }
+
+// ---- MQL5 only: an EA for MT4 that names one of these does not compile here ----------------------
+#pragma GCC poison PositionsTotal PositionGetTicket PositionSelectByTicket PositionGetInteger PositionGetDouble PositionGetString
+#pragma GCC poison HistorySelect HistoryDealsTotal HistoryDealGetTicket HistoryDealGetInteger HistoryDealGetDouble HistoryDealGetString
+#pragma GCC poison MqlTradeRequest MqlTradeResult MqlTradeTransaction TimeTradeServer OnTradeTransaction
+#pragma GCC poison POSITION_IDENTIFIER DEAL_ENTRY_IN DEAL_ENTRY_OUT TRADE_ACTION_DEAL TRADE_ACTION_SLTP SYMBOL_FILLING_MODE
