@@ -155,6 +155,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
   let first: Run;
   let third: Run;
   let fourth: Run;
+  let latest: string[] = [];
   // While the EA was off (scenario 3): a withdrawal, a closed order, and 901 closed in part (MT4 keeps the
   // closed 0.1 lot under 901, "to #950", and the open rest under a new ticket 950, "from #901").
   const later = [
@@ -310,6 +311,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     expect(await others()).toHaveLength(0);
     // After a restart the rest is still position 900: the EA kept the first ticket in a terminal global variable.
     const kept = fs.readFileSync(run.out, 'utf8').split('\n').filter((l) => /^(account|order|global) /.test(l));
+    latest = kept;
     expect(kept.some((l) => l.startsWith('global CopyMonitor.'))).toBe(true);
     const again = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...kept], 'sixth');
     await waitFor('two batches of the new session', () => again.lines.find((l) => l.includes('session started')));
@@ -317,5 +319,27 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     expect(await stop(again)).toBe(0);
     expect(Number((await one<{ q: number }>('SELECT quantity::float AS q FROM positions WHERE account_id = $1 AND identifier = 900', [accountId])).q)).toBe(0.2);
     expect(await others()).toHaveLength(0);
+  });
+
+  it('8. a resync answer starts a new session with a full snapshot, and the EA carries on', async () => {
+    const run = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...latest], 'seventh');
+    await waitFor('the session', () => run.lines.find((l) => l.includes('session started')));
+    // Another session of the same key takes over the agent's sequence: the EA's next batch is a gap.
+    const other = await http(server, 'POST', '/api/ingest/v1/batches', {
+      headers: { 'x-agent-key': key },
+      body: { session: randomUUID(), seq: 1, batch_id: randomUUID(), utc_offset_minutes: OFFSET_MIN, sent_at: Date.now(), accounts: [] },
+    });
+    expect(other.status).toBe(200);
+    await waitFor('the resync', () => run.lines.find((l) => l.includes('new session (the server asked for a resync)')));
+    await waitFor('a second session started', () => run.lines.filter((l) => l.includes('session started')).length >= 2);
+    // The new session's snapshot was applied: a TP/SL edit still reaches the terminal, on both long
+    // positions (the open rest of 900 and the copy of scenario 6).
+    const edit = await editTpSl('long', 1.096, 1.071);
+    expect(edit.status).toBe(200);
+    expect(edit.body.message).toBe('Take profit 1.096 and stop loss 1.071 set on 2 positions of EURUSD.');
+    expect(await stop(run)).toBe(0);
+    const open = openOrdersOf(run);
+    expect(open).toHaveLength(2);
+    for (const order of open) expect(order).toMatchObject({ tp: 1.096, sl: 1.071 });
   });
 });
