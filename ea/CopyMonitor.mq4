@@ -83,6 +83,7 @@ string   g_status = "starting";
 long     g_lastAck = 0;
 int      g_commandsRun = 0;
 bool     g_skewWarned = false;
+bool     g_stopped = false;       // the key was refused (401): nothing more is sent until the EA is attached again
 //--- MT4 has no trade event for EAs: the order counts tell that something traded
 int      g_lastOpenCount = -1;
 int      g_lastHistoryCount = -1;
@@ -503,6 +504,14 @@ void Backoff(const string why)
    Print("CopyMonitor: ", why, "; retrying in ", g_backoff, " s");
   }
 
+// A key mistyped or revoked: every call would be refused the same way, so the EA stops sending.
+void KeyRefused()
+  {
+   g_stopped = true;
+   g_status = "stopped: the agent key is not accepted (401)";
+   Print("CopyMonitor: the agent key is not accepted (401): stopped sending; check InpAgentKey with the operator, then attach the EA again");
+  }
+
 void ShowStatus()
   {
    Comment("CopyMonitor ", Login(), "@", ServerName(), "\n", g_status, "\nsession seq ", g_seq, ", ack ", g_lastAck,
@@ -881,7 +890,7 @@ bool SendPending()
       return false;
      }
    if(status == 401)
-      Backoff("the agent key is not accepted (401): check InpAgentKey");
+      KeyRefused();
    else
       if(status == 403)
          Backoff("the key is not scoped to " + Login() + "@" + ServerName() + " (403): ask the operator");
@@ -1096,6 +1105,8 @@ void PollCommands()
   {
    string answer = "";
    int status = HttpCall("GET", "/api/ingest/v1/commands?wait=0", "", answer);
+   if(status == 401)
+      KeyRefused();
    if(status != 200)
       return;
    string list = JsonGet(answer, "commands");
@@ -1149,6 +1160,11 @@ void WatchOrders()
 
 void OnTimer()
   {
+   if(g_stopped)
+     {
+      ShowStatus();
+      return;
+     }
    WatchOrders();
    if(TimeGMT() < g_retryAt)
       return;

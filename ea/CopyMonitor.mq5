@@ -57,6 +57,7 @@ string   g_status = "starting";
 long     g_lastAck = 0;
 int      g_commandsRun = 0;
 bool     g_skewWarned = false;
+bool     g_stopped = false;       // the key was refused (401): nothing more is sent until the EA is attached again
 
 //+------------------------------------------------------------------+
 //| JSON: the little the protocol needs                              |
@@ -350,6 +351,14 @@ void Backoff(const string why)
    g_retryAt = TimeGMT() + g_backoff;
    g_status = why;
    Print("CopyMonitor: ", why, "; retrying in ", g_backoff, " s");
+  }
+
+// A key mistyped or revoked: every call would be refused the same way, so the EA stops sending.
+void KeyRefused()
+  {
+   g_stopped = true;
+   g_status = "stopped: the agent key is not accepted (401)";
+   Print("CopyMonitor: the agent key is not accepted (401): stopped sending; check InpAgentKey with the operator, then attach the EA again");
   }
 
 void ShowStatus()
@@ -650,7 +659,7 @@ bool SendPending()
       return false;
      }
    if(status == 401)
-      Backoff("the agent key is not accepted (401): check InpAgentKey");
+      KeyRefused();
    else
       if(status == 403)
          Backoff("the key is not scoped to " + Login() + "@" + ServerName() + " (403): ask the operator");
@@ -870,6 +879,8 @@ void PollCommands()
   {
    string answer = "";
    int status = HttpCall("GET", "/api/ingest/v1/commands?wait=0", "", answer);
+   if(status == 401)
+      KeyRefused();
    if(status != 200)
       return;
    string list = JsonGet(answer, "commands");
@@ -908,6 +919,11 @@ void OnDeinit(const int reason)
 
 void OnTimer()
   {
+   if(g_stopped)
+     {
+      ShowStatus();
+      return;
+     }
    if(TimeGMT() < g_retryAt)
       return;
    if(Push())

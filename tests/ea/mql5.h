@@ -60,9 +60,10 @@ inline void ResetLastError() { mql_last_error() = 0; }
 struct SimClock {
   long utc_offset_s = 0;     // broker server time − UTC (TimeTradeServer() − TimeGMT())
   long local_offset_s = 0;   // the PC's time zone (TimeLocal() − TimeGMT())
+  long pc_skew_s = 0;        // how far this computer's clock is off (TimeGMT comes from it)
 };
 inline SimClock &sim_clock() { static SimClock c; return c; }
-inline datetime TimeGMT() { return (datetime)std::time(nullptr); }
+inline datetime TimeGMT() { return (datetime)std::time(nullptr) + sim_clock().pc_skew_s; }
 inline datetime TimeTradeServer() { return TimeGMT() + sim_clock().utc_offset_s; }
 inline datetime TimeCurrent() { return TimeTradeServer(); }
 inline datetime TimeLocal() { return TimeGMT() + sim_clock().local_offset_s; }
