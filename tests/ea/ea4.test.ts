@@ -74,10 +74,10 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     'refuse modify 901 130',
   ];
 
-  const start = (lines: string[], name: string): Run => {
+  const start = (lines: string[], name: string, agentKey = key): Run => {
     const file = path.join(dir, `${name}.txt`);
     const out = path.join(dir, `${name}.out.txt`);
-    const inputs = [`input.url ${server.url}`, `input.key ${key}`, 'input.push 1', `allow ${server.url}`];
+    const inputs = [`input.url ${server.url}`, `input.key ${agentKey}`, 'input.push 1', `allow ${server.url}`];
     fs.writeFileSync(file, [...inputs, ...lines].join('\n') + '\n');
     const child = spawn(driver, [file, out, '90'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const run: Run = { child, lines: [], out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
@@ -341,5 +341,14 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     const open = openOrdersOf(run);
     expect(open).toHaveLength(2);
     for (const order of open) expect(order).toMatchObject({ tp: 1.096, sl: 1.071 });
+  });
+
+  it('9. a key the server does not accept (401): the EA says so and stops sending', async () => {
+    const run = start(latest, 'eighth', newToken());
+    await waitFor('the refusal', () => run.lines.find((l) => l.includes('the agent key is not accepted (401): stopped sending')));
+    const seen = run.lines.length;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await stop(run)).toBe(0);
+    expect(run.lines.slice(seen).filter((l) => /401|session started|retrying/.test(l))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const SHARED = [
   'JsonText', 'JsonNum', 'JsonSkipSpace', 'JsonValueEnd', 'HexValue', 'JsonString', 'JsonGet', 'JsonItem', 'JsonDouble',
-  'NewUuid', 'BaseUrl', 'SymbolWanted', 'Backoff', 'ShowStatus', 'HttpCall', 'Push', 'BrokerSymbol',
+  'NewUuid', 'BaseUrl', 'SymbolWanted', 'Backoff', 'KeyRefused', 'ShowStatus', 'HttpCall', 'Push', 'BrokerSymbol',
   'FlushAnswers', 'RunCommand', 'PollCommands',
 ];
 
