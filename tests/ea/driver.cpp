@@ -1,16 +1,8 @@
-// Runs ea/CopyMonitor.mq5 (compiled as C++ against mql5.h) over a simulated MetaTrader 5 terminal:
+// Runs ea/CopyMonitor.mq5 (compiled as C++ against mql5.h) over a simulated MetaTrader 5 terminal, as
+// driver-common.h says (the command line, the lines both drivers read): every timer period OnTimer, and
+// OnTradeTransaction after the trades it made. The terminal written out: account, positions, deals.
 //
-//   driver <terminal file> <terminal file out> <max seconds>
-//
-// loads the terminal and the EA's inputs from the first file, calls OnInit, then OnTimer every timer
-// period (and OnTradeTransaction after the trades it made) until SIGTERM/SIGINT or max seconds, then
-// OnDeinit. After every timer the terminal (positions, deals, account) is written to the second file.
-//
-// File format, one item a line, fields separated by spaces (comments run to the end of the line):
-//   input.url <url> | input.key <key> | input.push <seconds> | input.symbols <a,b>
-//   allow <url prefix>                      (Tools > Options > Expert Advisors > Allow WebRequest)
-//   clock <broker UTC offset minutes>
-//   account <login> <server> <currency> <leverage> <balance> <equity> <margin> <free margin>
+// This driver's lines (comments run to the end of the line):
 //   symbol <name> <bid> <ask> <filling mode>
 //   position <ticket> <identifier> <symbol> <buy|sell> <volume> <price open> <price current> <sl> <tp> <profit> <swap> <time> <magic> [comment]
 //   deal <ticket> <order> <position id> <time> <type> <entry 0-3> <symbol or -> <volume> <price> <commission> <fee> <swap> <profit> [comment]
@@ -24,20 +16,7 @@
 //   price <symbol> <bid> <ask>                                 (the market moves; positions valued at it)
 #include "mql5.h"
 #include "../../ea/CopyMonitor.mq5"
-
-#include <csignal>
-#include <fstream>
-#include <thread>
-
-static volatile std::sig_atomic_t g_stop = 0;
-static void on_signal(int) { g_stop = 1; }
-
-static string rest_of(std::istringstream &in) {
-  string r;
-  std::getline(in, r);
-  size_t s = r.find_first_not_of(' ');
-  return s == string::npos ? "" : r.substr(s);
-}
+#include "driver-common.h"
 
 static void close_position(ulong identifier, double price, double profit) {
   SimTerminal &t = sim();
@@ -63,19 +42,9 @@ static void close_position(ulong identifier, double price, double profit) {
   }
 }
 
-static void line_of(const string &line) {
+static void terminal_line(const string &kind, std::istringstream &in) {
   SimTerminal &t = sim();
-  std::istringstream in(line);
-  string kind;
-  in >> kind;
-  if (kind == "input.url") in >> InpServerUrl;
-  else if (kind == "input.key") in >> InpAgentKey;
-  else if (kind == "input.push") in >> InpPushSeconds;
-  else if (kind == "input.symbols") in >> InpSymbols;
-  else if (kind == "allow") { string u; in >> u; t.allowed_urls.push_back(u); }
-  else if (kind == "clock") { long m; in >> m; sim_clock().utc_offset_s = m * 60; }
-  else if (kind == "skew") in >> sim_clock().pc_skew_s;
-  else if (kind == "account") in >> t.login >> t.server >> t.currency >> t.leverage >> t.balance >> t.equity >> t.margin >> t.free_margin;
+  if (kind == "skew") in >> sim_clock().pc_skew_s;
   else if (kind == "symbol") { SimSymbol s; in >> s.name >> s.bid >> s.ask >> s.filling; t.symbols.push_back(s); }
   else if (kind == "position") {
     SimPosition p;
@@ -104,18 +73,7 @@ static void line_of(const string &line) {
     p.type = type == "sell" ? 1 : 0;
     p.price_current = p.price_open;
     p.time = TimeTradeServer();
-    t.positions.push_back(p);
-    SimDeal d;
-    d.ticket = t.next_ticket++;
-    d.order = p.ticket;
-    d.position_id = p.identifier;
-    d.time = p.time;
-    d.type = p.type;
-    d.entry = DEAL_ENTRY_IN;
-    d.symbol = p.symbol;
-    d.volume = p.volume;
-    d.price = p.price_open;
-    t.deals.push_back(d);
+    sim_open_position(p);
   } else if (kind == "close") {
     // A close made by hand in the terminal (or by the broker: a stop hit).
     ulong identifier; double price, profit;
@@ -142,88 +100,38 @@ static void line_of(const string &line) {
   for (auto &d : t.deals) t.next_ticket = std::max(t.next_ticket, d.ticket + 1);
 }
 
-static bool load(const char *path) {
-  std::ifstream f(path);
-  if (!f) return false;
-  string line;
-  while (std::getline(f, line)) line_of(line);
-  return true;
-}
-
 // Trades made in the terminal while the EA runs: lines written to <terminal file>.ctl, applied once, then removed.
 static bool control(const string &path) {
-  std::ifstream f(path);
-  if (!f) return false;
-  string line;
-  while (std::getline(f, line)) line_of(line);
-  f.close();
+  if (!load(path)) return false;
   std::remove(path.c_str());
   return true;
 }
 
-// The terminal as it stands (never the inputs: the agent key stays out of files).
-static void save(const char *path) {
+static void write_trades(std::ostream &f) {
   SimTerminal &t = sim();
-  string tmp = string(path) + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f.precision(10);
-    f << "account " << t.login << " " << t.server << " " << t.currency << " " << t.leverage << " " << t.balance << " " << t.equity << " " << t.margin << " " << t.free_margin << "\n";
-    for (auto &p : t.positions)
-      f << "position " << p.ticket << " " << p.identifier << " " << p.symbol << " " << (p.type ? "sell" : "buy") << " " << p.volume << " " << p.price_open << " "
-        << p.price_current << " " << p.sl << " " << p.tp << " " << p.profit << " " << p.swap << " " << p.time << " " << p.magic << " " << p.comment << "\n";
-    for (auto &d : t.deals)
-      f << "deal " << d.ticket << " " << d.order << " " << d.position_id << " " << d.time << " " << d.type << " " << d.entry << " " << (d.symbol.empty() ? "-" : d.symbol) << " "
-        << d.volume << " " << d.price << " " << d.commission << " " << d.fee << " " << d.swap << " " << d.profit << " " << d.comment << "\n";
-    f << "chart " << sim_chart_comment().substr(0, sim_chart_comment().find('\n')) << "\n";
-  }
-  std::rename(tmp.c_str(), path);
+  for (auto &p : t.positions)
+    f << "position " << p.ticket << " " << p.identifier << " " << p.symbol << " " << (p.type ? "sell" : "buy") << " " << p.volume << " " << p.price_open << " "
+      << p.price_current << " " << p.sl << " " << p.tp << " " << p.profit << " " << p.swap << " " << p.time << " " << p.magic << " " << p.comment << "\n";
+  for (auto &d : t.deals)
+    f << "deal " << d.ticket << " " << d.order << " " << d.position_id << " " << d.time << " " << d.type << " " << d.entry << " " << (d.symbol.empty() ? "-" : d.symbol) << " "
+      << d.volume << " " << d.price << " " << d.commission << " " << d.fee << " " << d.swap << " " << d.profit << " " << d.comment << "\n";
 }
 
-int main(int argc, char **argv) {
-  if (argc < 4) {
-    std::cerr << "usage: driver <terminal file> <terminal file out> <max seconds>\n";
-    return 2;
+static void timer(const char *file) {
+  bool manual = control(string(file) + ".ctl");
+  size_t deals_before = sim().deals.size();
+  std::vector<std::pair<double, double>> stops_before;
+  for (auto &p : sim().positions) stops_before.push_back({p.sl, p.tp});
+  OnTimer();
+  bool traded = manual || sim().deals.size() != deals_before || stops_before.size() != sim().positions.size();
+  for (size_t i = 0; !traded && i < stops_before.size(); i++)
+    traded = stops_before[i].first != sim().positions[i].sl || stops_before[i].second != sim().positions[i].tp;
+  if (traded) {
+    MqlTradeTransaction trans;
+    MqlTradeRequest request;
+    MqlTradeResult result;
+    OnTradeTransaction(trans, request, result);
   }
-  if (!load(argv[1])) {
-    std::cerr << "cannot read " << argv[1] << "\n";
-    return 2;
-  }
-  struct sigaction sa{};
-  sa.sa_handler = on_signal;  // no SA_RESTART: a blocked WebRequest returns on a signal
-  sigaction(SIGTERM, &sa, nullptr);
-  sigaction(SIGINT, &sa, nullptr);
-  double max_seconds = std::atof(argv[3]);
-  if (OnInit() != INIT_SUCCEEDED) {
-    std::cerr << "OnInit failed\n";
-    return 3;
-  }
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  double next = 0;
-  while (!g_stop && elapsed() < max_seconds) {
-    if (elapsed() < next) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      continue;
-    }
-    next = elapsed() + std::max(1, sim_timer_seconds());
-    bool manual = control(string(argv[1]) + ".ctl");
-    size_t deals_before = sim().deals.size();
-    std::vector<std::pair<double, double>> stops_before;
-    for (auto &p : sim().positions) stops_before.push_back({p.sl, p.tp});
-    OnTimer();
-    bool traded = manual || sim().deals.size() != deals_before || stops_before.size() != sim().positions.size();
-    for (size_t i = 0; !traded && i < stops_before.size(); i++)
-      traded = stops_before[i].first != sim().positions[i].sl || stops_before[i].second != sim().positions[i].tp;
-    if (traded) {
-      MqlTradeTransaction trans;
-      MqlTradeRequest request;
-      MqlTradeResult result;
-      OnTradeTransaction(trans, request, result);
-    }
-    save(argv[2]);
-  }
-  OnDeinit(REASON_REMOVE);
-  save(argv[2]);
-  return 0;
 }
+
+int main(int argc, char **argv) { return run_driver(argc, argv, "driver"); }

@@ -19,9 +19,8 @@ import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { insertAgentAccount } from '#server/db/registry-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { hashPassword } from '#server/auth/password.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
-import { buildDriver, inTerminal, startEa, stopEa, terminalPositions, waitFor, type EaRun } from './harness.ts';
+import { buildDriver, closeSuite, inTerminal, loginOps, startEa, stopEa, terminalPositions, waitFor, type EaRun } from './harness.ts';
 
 const SERVER = 'Pepperstone-Live01';
 const MASTER = '70000001';
@@ -60,16 +59,10 @@ describe('copying between two EAs through the copy engine', () => {
     ids.follower = await account(FOLLOWER, 'Follower EUR', 'EUR');
     await grantAccount(db, await insertAgent(db, 'mt5-master', hashToken(keys.master)), ids.master, 'trade');
     await grantAccount(db, await insertAgent(db, 'mt5-follower', hashToken(keys.follower)), ids.follower, 'trade');
-    await server.app.authStore.upsertUser({ username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active', permissions: ['write'], portfolio_auth: ['Global FX'] });
-    user = (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;
+    user = await loginOps(server, ['write'], ['Global FX']);
   }, 180_000);
 
-  afterAll(async () => {
-    if (process.env.EA_LOG) for (const run of runs) process.stdout.write(`--- ${run.out}\n${run.lines.join('\n')}\n`);
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGKILL');
-    await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeSuite(runs, server, dir));
 
   it('two EAs report their accounts; a write user sets up the relation and the allowed pairs', async () => {
     master = startEa(driver, dir, 'master', { url: server.url, key: keys.master }, [

@@ -13,19 +13,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
+import { insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent, revokeAgent } from '#server/db/agents-repo.ts';
 import { insertCommands } from '#server/db/commands-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { hashPassword } from '#server/auth/password.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
-import { buildDriver, inTerminal, nowS, startEa, stopEa, terminalPositions, waitFor, type EaRun } from './harness.ts';
+import { OFFSET_MIN, brokerAgo, buildDriver, closeSuite, inTerminal, insertMasterAccount, loginOps, startEa, stopEa, terminalPositions, waitFor, type EaRun } from './harness.ts';
 
 const LOGIN = '51234567';
 const SERVER = 'Pepperstone-Live01';
-const OFFSET_MIN = 120;
-const brokerAgo = (ago: number) => nowS() - ago + OFFSET_MIN * 60;
 
 /** A TCP proxy in front of the server: `up`, `lose-answers` (the request reaches the server, its answer is dropped), or stopped. */
 class Proxy {
@@ -104,26 +101,14 @@ describe('the MetaTrader 5 Expert Advisor on the edges of the protocol', () => {
     await proxy.start();
     const db = server.app.db;
     brokerId = await insertBroker(db, { broker_name: 'Pepperstone', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
-    accountId = await insertAccount(db, {
-      account_id: `pepperstone-${LOGIN}`, account: LOGIN, account_name: 'Real Master', broker_id: brokerId, server: SERVER,
-      server_name: 'Pepperstone Live 01', teiko_category: 'SMA', currency: 'EUR', is_master: true, master_id: null, copy_ratio: 1,
-      leverage: 100, ping: 0, last_update: 0, source: 'agent',
+    accountId = await insertMasterAccount(db, {
+      account_id: `pepperstone-${LOGIN}`, account: LOGIN, account_name: 'Real Master', broker_id: brokerId, server: SERVER, server_name: 'Pepperstone Live 01',
     });
     await setSymbol(db, brokerId, 'EURUSD.m', 'EURUSD');
-    await server.app.authStore.upsertUser({
-      username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active',
-      permissions: ['write', 'read_rebate'], portfolio_auth: ['Consolidated Portfolio', 'SMA'],
-    });
-    admin = (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;
+    admin = await loginOps(server, ['write', 'read_rebate']);
   }, 180_000);
 
-  afterAll(async () => {
-    if (process.env.EA_LOG) for (const run of runs) process.stdout.write(`--- ${run.out}\n${run.lines.join('\n')}\n`);
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGKILL');
-    await proxy?.stop().catch(() => undefined);
-    await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeSuite(runs, server, dir, async () => proxy?.stop().catch(() => undefined)));
 
   it('a command received past its deadline is answered expired and not run', async () => {
     // This computer's clock runs 45 s ahead (within the server's 60 s skew limit): a TP/SL edit,

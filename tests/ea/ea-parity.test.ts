@@ -11,21 +11,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
 import { runAsAgent, type Terminals } from '#agent/reporter.ts';
-import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
+import { insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { hashPassword } from '#server/auth/password.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
 import { connect, ticket } from '../integration/helpers/ws.ts';
-import { buildDriver, nowS, startEa, stopEa, waitFor, type EaRun } from './harness.ts';
+import { OFFSET_MIN, brokerAgo, buildDriver, closeSuite, insertMasterAccount, loginOps, startEa, stopEa, waitFor, type EaRun } from './harness.ts';
 
 const SERVER = 'Pepperstone-Live01';
 const EA_LOGIN = '51234567';
 const AGENT_LOGIN = '51234568';
-const OFFSET_MIN = 120;
 const DAY = 86_400;
-const brokerAgo = (ago: number) => nowS() - ago + OFFSET_MIN * 60;
 
 /** The simulated terminal, in the driver's format (tests/ea/driver.cpp), for a login. */
 const terminalOf = (login: string) => {
@@ -105,28 +102,19 @@ describe('an account fed by the EA and one fed by the reference agent, with the 
     const broker = await insertBroker(db, { broker_name: 'Pepperstone', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     await setSymbol(db, broker, 'EURUSD.m', 'EURUSD');
     const account = (login: string, name: string) =>
-      insertAccount(db, {
-        account_id: `pepperstone-${login}`, account: login, account_name: name, broker_id: broker, server: SERVER, server_name: 'Pepperstone Live 01',
-        teiko_category: 'SMA', currency: 'EUR', is_master: true, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
-      });
+      insertMasterAccount(db, { account_id: `pepperstone-${login}`, account: login, account_name: name, broker_id: broker, server: SERVER, server_name: 'Pepperstone Live 01' });
     ids.ea = await account(EA_LOGIN, 'Fed by the EA');
     ids.agent = await account(AGENT_LOGIN, 'Fed by the agent');
     await grantAccount(db, await insertAgent(db, 'mt5-ea', hashToken(keys.ea)), ids.ea, 'read');
     await grantAccount(db, await insertAgent(db, 'reference-agent', hashToken(keys.agent)), ids.agent, 'read');
-    await server.app.authStore.upsertUser({
-      username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active', permissions: ['write'], portfolio_auth: ['Consolidated Portfolio', 'SMA'],
-    });
-    user = (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;
+    user = await loginOps(server, ['write']);
   }, 180_000);
 
-  afterAll(async () => {
-    if (process.env.EA_LOG && run) process.stdout.write(`--- ${run.out}\n${run.lines.join('\n')}\n`);
-    stopAgent.abort();
-    await agentDone?.catch(() => undefined);
-    if (run && run.child.exitCode === null) run.child.kill('SIGKILL');
-    await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() =>
+    closeSuite(run ? [run] : [], server, dir, async () => {
+      stopAgent.abort();
+      await agentDone?.catch(() => undefined);
+    }));
 
   const brokerDeals = async (accountId: number) =>
     (await server.app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId]))[0]!.n;

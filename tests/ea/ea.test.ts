@@ -4,52 +4,29 @@
  * HTTP to the real server (embedded database), which a user reads through its HTTP API.
  */
 import { randomUUID } from 'node:crypto';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
+import { insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { hashPassword } from '#server/auth/password.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
+import { OFFSET_MIN, brokerAgo, buildDriver, closeSuite, insertMasterAccount, loginOps, startEa, stopEa, waitFor, type EaRun } from './harness.ts';
 
 const LOGIN = '51234567';
 const SERVER = 'Pepperstone-Live01';
-const OFFSET_MIN = 120;
-const nowS = () => Math.floor(Date.now() / 1000);
-/** The broker's clock (UTC + 2 h) `ago` seconds before now. */
-const brokerAgo = (ago: number) => nowS() - ago + OFFSET_MIN * 60;
 const DAY = 86_400;
-
-interface Run {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
-  out: string;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('the MetaTrader 5 Expert Advisor against the server', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-'));
-  const driver = path.join(dir, 'driver');
+  let driver: string;
   let server: TestServer;
   let key: string;
   let admin: string;
   let accountId: number;
-  const runs: Run[] = [];
+  const runs: EaRun[] = [];
   const one = async <T extends object>(sql: string, params: unknown[] = []) => (await server.app.db.query<T>(sql, params))[0]!;
 
   // The simulated terminal: two EURUSD.m positions, a deposit, an old round trip and a recent one.
@@ -70,31 +47,13 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
     'refuse modify 901 10016 Invalid stops',
   ];
 
-  const start = (lines: string[], name: string): Run => {
-    const file = path.join(dir, `${name}.txt`);
-    const out = path.join(dir, `${name}.out.txt`);
-    const inputs = [`input.url ${server.url}`, `input.key ${key}`, 'input.push 1', `allow ${server.url}`];
-    fs.writeFileSync(file, [...inputs, ...lines].join('\n') + '\n');
-    const child = spawn(driver, [file, out, '90'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: Run = { child, lines: [], out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
-    let buffer = '';
-    const take = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      run.lines.push(...parts);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+  const start = (lines: string[], name: string): EaRun => {
+    const run = startEa(driver, dir, name, { url: server.url, key }, lines);
     runs.push(run);
     return run;
   };
-  const stop = async (run: Run) => {
-    run.child.kill('SIGTERM');
-    return run.exited;
-  };
   /** The simulated terminal as the driver last wrote it. */
-  const positionsOf = (run: Run) =>
+  const positionsOf = (run: EaRun) =>
     fs.existsSync(run.out)
       ? fs.readFileSync(run.out, 'utf8').split('\n').filter((l) => l.startsWith('position ')).map((l) => {
           const f = l.split(' ');
@@ -114,36 +73,24 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
   const brokerDeals = async () => (await one<{ n: number }>('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId])).n;
 
   beforeAll(async () => {
-    await promisify(execFile)('g++', ['-std=c++17', '-Wall', '-Wextra', '-Wno-unused-parameter', '-O0', '-o', driver, 'tests/ea/driver.cpp'], { timeout: 170_000 });
+    driver = await buildDriver(dir);
     server = await startServer('pglite', { demo: false });
     const db = server.app.db;
     const broker = await insertBroker(db, {
       broker_name: 'Pepperstone', img_path: '/brokers/none.svg', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0,
     });
-    accountId = await insertAccount(db, {
-      account_id: `pepperstone-${LOGIN}`, account: LOGIN, account_name: 'Real Master', broker_id: broker, server: SERVER,
-      server_name: 'Pepperstone Live 01', teiko_category: 'SMA', currency: 'EUR', is_master: true, master_id: null, copy_ratio: 1,
-      leverage: 100, ping: 0, last_update: 0, source: 'agent',
+    accountId = await insertMasterAccount(db, {
+      account_id: `pepperstone-${LOGIN}`, account: LOGIN, account_name: 'Real Master', broker_id: broker, server: SERVER, server_name: 'Pepperstone Live 01',
     });
     await setSymbol(db, broker, 'EURUSD.m', 'EURUSD');
     key = newToken();
     await grantAccount(db, await insertAgent(db, 'mt5-ea', hashToken(key)), accountId, 'trade');
-    await server.app.authStore.upsertUser({
-      username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active',
-      permissions: ['write', 'read_rebate'], portfolio_auth: ['Consolidated Portfolio', 'SMA'],
-    });
-    admin = (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;
+    admin = await loginOps(server, ['write', 'read_rebate']);
   }, 180_000);
 
-  afterAll(async () => {
-    // EA_LOG=1 npm run test:ea prints what the EA wrote to the Experts log.
-    if (process.env.EA_LOG) for (const run of runs) process.stdout.write(`--- ${run.out}\n${run.lines.join('\n')}\n`);
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGKILL');
-    await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeSuite(runs, server, dir));
 
-  let first: Run;
+  let first: EaRun;
   // While the EA was off (scenario 3): a withdrawal and a closed round trip.
   const later = [
     ...terminal,
@@ -200,12 +147,12 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
   });
 
   it('3. a restart resumes from history_from: only the recent deals are sent again, none is duplicated', async () => {
-    expect(await stop(first)).toBe(0);
+    expect(await stopEa(first)).toBe(0);
     const booked = (await dealRows()).length;
     const second = start(later, 'second');
     await waitFor('the new deals on the server', async () => (await brokerDeals()) === 10);
     await waitFor('the batch of deals', () => second.lines.find((l) => /sent \d+ deals/.test(l)));
-    expect(await stop(second)).toBe(0);
+    expect(await stopEa(second)).toBe(0);
     // history_from was the last deal stored (7, two hours ago): the EA went back a day from it, not to the start.
     expect(second.lines.some((l) => l.includes('deals from the start of the history'))).toBe(false);
     const sent = second.lines.filter((l) => /sent \d+ deals/.test(l)).map((l) => Number(/sent (\d+) deals/.exec(l)![1]));
@@ -229,7 +176,7 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
       (await one<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).n === 0);
     await waitFor('the out deal of 901 on the server', async () =>
       (await one<{ n: number }>("SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1 AND position_id = 901 AND entry = 'out'", [accountId])).n === 1);
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     expect(run.lines.some((l) => /command close .*: done/.test(l))).toBe(true);
   });
 
@@ -246,7 +193,7 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
     await waitFor('a second session started', () => run.lines.filter((l) => l.includes('session started')).length >= 2);
     // The new session's snapshot was applied: a TP/SL edit still reaches the terminal.
     expect((await editTpSl('long', 1.096, 1.071)).status).toBe(200);
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     expect(positionsOf(run).find((p) => p.identifier === 900)).toMatchObject({ tp: 1.096, sl: 1.071 });
   });
 });

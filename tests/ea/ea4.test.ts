@@ -8,54 +8,31 @@
  * a balance operation (history order type 6) a deal of type 2 (ticket × 2).
  */
 import { randomUUID } from 'node:crypto';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
+import { insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { insertCommands } from '#server/db/commands-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
-import { hashPassword } from '#server/auth/password.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
+import { OFFSET_MIN, brokerAgo, buildDriver, closeSuite, insertMasterAccount, loginOps, startEa, stopEa, waitFor, type EaRun } from './harness.ts';
 
 const LOGIN = '7012345';
 const SERVER = 'ICMarkets-Live07';
-const OFFSET_MIN = 120;
-const nowS = () => Math.floor(Date.now() / 1000);
-/** The broker's clock (UTC + 2 h) `ago` seconds before now. */
-const brokerAgo = (ago: number) => nowS() - ago + OFFSET_MIN * 60;
 const DAY = 86_400;
-
-interface Run {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
-  out: string;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('the MetaTrader 4 Expert Advisor against the server', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea4-'));
-  const driver = path.join(dir, 'driver4');
+  let driver: string;
   let server: TestServer;
   let key: string;
   let admin: string;
   let accountId: number;
   let agentId: number;
-  const runs: Run[] = [];
+  const runs: EaRun[] = [];
   const one = async <T extends object>(sql: string, params: unknown[] = []) => (await server.app.db.query<T>(sql, params))[0]!;
 
   // The simulated terminal: a deposit, an old closed order and a recent one, two open orders.
@@ -74,31 +51,13 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     'refuse modify 901 130',
   ];
 
-  const start = (lines: string[], name: string, agentKey = key): Run => {
-    const file = path.join(dir, `${name}.txt`);
-    const out = path.join(dir, `${name}.out.txt`);
-    const inputs = [`input.url ${server.url}`, `input.key ${agentKey}`, 'input.push 1', `allow ${server.url}`];
-    fs.writeFileSync(file, [...inputs, ...lines].join('\n') + '\n');
-    const child = spawn(driver, [file, out, '90'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: Run = { child, lines: [], out, exited: new Promise((r) => child.on('exit', (code) => r(code))) };
-    let buffer = '';
-    const take = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      run.lines.push(...parts);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+  const start = (lines: string[], name: string, agentKey = key): EaRun => {
+    const run = startEa(driver, dir, name, { url: server.url, key: agentKey }, lines);
     runs.push(run);
     return run;
   };
-  const stop = async (run: Run) => {
-    run.child.kill('SIGTERM');
-    return run.exited;
-  };
   /** The open orders of the simulated terminal as the driver last wrote it. */
-  const openOrdersOf = (run: Run) =>
+  const openOrdersOf = (run: EaRun) =>
     fs.existsSync(run.out)
       ? fs.readFileSync(run.out, 'utf8').split('\n').filter((l) => l.startsWith('order ')).map((l) => {
           const f = l.split(' ');
@@ -122,39 +81,27 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     );
 
   beforeAll(async () => {
-    await promisify(execFile)('g++', ['-std=c++17', '-Wall', '-Wextra', '-O0', '-o', driver, 'tests/ea/driver4.cpp'], { timeout: 170_000 });
+    driver = await buildDriver(dir, 'driver4');
     server = await startServer('pglite', { demo: false });
     const db = server.app.db;
     const broker = await insertBroker(db, {
       broker_name: 'IC Markets', img_path: '/brokers/none.svg', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0,
     });
-    accountId = await insertAccount(db, {
-      account_id: `icmarkets-${LOGIN}`, account: LOGIN, account_name: 'Real MT4 Master', broker_id: broker, server: SERVER,
-      server_name: 'IC Markets Live 07', teiko_category: 'SMA', currency: 'EUR', is_master: true, master_id: null, copy_ratio: 1,
-      leverage: 100, ping: 0, last_update: 0, source: 'agent',
+    accountId = await insertMasterAccount(db, {
+      account_id: `icmarkets-${LOGIN}`, account: LOGIN, account_name: 'Real MT4 Master', broker_id: broker, server: SERVER, server_name: 'IC Markets Live 07',
     });
     await setSymbol(db, broker, 'EURUSD.m', 'EURUSD');
     key = newToken();
     agentId = await insertAgent(db, 'mt4-ea', hashToken(key));
     await grantAccount(db, agentId, accountId, 'trade');
-    await server.app.authStore.upsertUser({
-      username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active',
-      permissions: ['write', 'read_rebate'], portfolio_auth: ['Consolidated Portfolio', 'SMA'],
-    });
-    admin = (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;
+    admin = await loginOps(server, ['write', 'read_rebate']);
   }, 180_000);
 
-  afterAll(async () => {
-    // EA_LOG=1 npm run test:ea prints what the EA wrote to the Experts log.
-    if (process.env.EA_LOG) for (const run of runs) process.stdout.write(`--- ${run.out}\n${run.lines.join('\n')}\n`);
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGKILL');
-    await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeSuite(runs, server, dir));
 
-  let first: Run;
-  let third: Run;
-  let fourth: Run;
+  let first: EaRun;
+  let third: EaRun;
+  let fourth: EaRun;
   let latest: string[] = [];
   // While the EA was off (scenario 3): a withdrawal, a closed order, and 901 closed in part (MT4 keeps the
   // closed 0.1 lot under 901, "to #950", and the open rest under a new ticket 950, "from #901").
@@ -217,14 +164,14 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
   });
 
   it('3. a restart resumes from history_from: only the recent history is sent again, nothing is duplicated; a partial close keeps its position', async () => {
-    expect(await stop(first)).toBe(0);
+    expect(await stopEa(first)).toBe(0);
     const booked = (await dealRows()).length;
     const second = start(later, 'second');
     await waitFor('the new deals on the server', async () => (await brokerDeals()).length === 12);
     await waitFor('the rest of 901 on the server', async () =>
       Number((await one<{ q: number }>('SELECT quantity::float AS q FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).q) === 0.1);
     await waitFor('the batch of deals', () => second.lines.find((l) => /sent \d+ deals/.test(l)));
-    expect(await stop(second)).toBe(0);
+    expect(await stopEa(second)).toBe(0);
     // history_from was the last deal stored (901's in, two hours ago): the EA went back a day from it, not to the start.
     expect(second.lines.some((l) => l.includes('deals from the start of the history'))).toBe(false);
     const sent = second.lines.filter((l) => /sent \d+ deals/.test(l)).map((l) => Number(/sent (\d+) deals/.exec(l)![1]));
@@ -254,7 +201,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
       (await one<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).n === 0);
     await waitFor("950's out deal on the server", async () =>
       (await brokerDeals()).some((d) => d.ticket === 1901 && d.position_id === 901 && d.entry === 'out' && d.volume === 0.1));
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     expect(run.lines.some((l) => /command close .*: done Order #950 closed 0\.1 lots at 1\.0825/.test(l))).toBe(true);
   });
 
@@ -278,7 +225,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
         [accountId, ticket],
       ))[0]);
     expect(row).toEqual({ type: 'Buy', quantity: 0.3, price_open: 1.0825, tp: 1.1, copy_of: 4242 });
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     expect(fs.readFileSync(run.out, 'utf8')).toContain(`order ${ticket} EURUSD.m 0 0.3 `);
   });
 
@@ -301,7 +248,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     await waitFor('position 900 at 0.2 lot on the server', async () =>
       Number((await one<{ q: number }>('SELECT quantity::float AS q FROM positions WHERE account_id = $1 AND identifier = 900', [accountId])).q) === 0.2);
     await waitFor('the deals of 900', async () => (await brokerDeals()).filter((d) => d.position_id === 900).length === 5);
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     const last = Math.max(...(await brokerDeals()).filter((d) => d.position_id === 900).map((d) => d.ticket));
     expect((await brokerDeals()).filter((d) => d.position_id === 900).map((d) => [d.ticket, d.entry, d.volume])).toEqual([
       [1800, 'in', 0.2], [1801, 'out', 0.2], [rest * 2, 'in', 0.1], [rest * 2 + 1, 'out', 0.1], [last, 'in', 0.2],
@@ -316,7 +263,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     const again = start([`clock ${OFFSET_MIN}`, 'symbol EURUSD.m 1.0823 1.0825', ...kept], 'sixth');
     await waitFor('two batches of the new session', () => again.lines.find((l) => l.includes('session started')));
     await new Promise((r) => setTimeout(r, 2500));
-    expect(await stop(again)).toBe(0);
+    expect(await stopEa(again)).toBe(0);
     expect(Number((await one<{ q: number }>('SELECT quantity::float AS q FROM positions WHERE account_id = $1 AND identifier = 900', [accountId])).q)).toBe(0.2);
     expect(await others()).toHaveLength(0);
   });
@@ -337,7 +284,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     const edit = await editTpSl('long', 1.096, 1.071);
     expect(edit.status).toBe(200);
     expect(edit.body.message).toBe('Take profit 1.096 and stop loss 1.071 set on 2 positions of EURUSD.');
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     const open = openOrdersOf(run);
     expect(open).toHaveLength(2);
     for (const order of open) expect(order).toMatchObject({ tp: 1.096, sl: 1.071 });
@@ -348,7 +295,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     await waitFor('the refusal', () => run.lines.find((l) => l.includes('the agent key is not accepted (401): stopped sending')));
     const seen = run.lines.length;
     await new Promise((r) => setTimeout(r, 2500));
-    expect(await stop(run)).toBe(0);
+    expect(await stopEa(run)).toBe(0);
     expect(run.lines.slice(seen).filter((l) => /401|session started|retrying/.test(l))).toEqual([]);
   });
 });

@@ -1,14 +1,23 @@
 /**
- * What the EA suites share: the driver built once per suite (g++ against tests/ea/mql5.h), EA runs as
- * child processes over their own simulated terminal file, trades made in a running terminal (the
- * driver's `.ctl` file), and waiting for what the server or the terminal shows.
+ * What the EA suites share: the driver built once per suite (g++ against tests/ea/mql5.h or mql4.h), EA
+ * runs as child processes over their own simulated terminal file, trades made in a running terminal (the
+ * driver's `.ctl` file), waiting for what the server or the terminal shows, and the server's side: the
+ * operator's registrations, the user who reads, and closing the suite.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { insertAccount } from '#server/db/accounts-repo.ts';
+import { hashPassword } from '#server/auth/password.ts';
+import type { Permission } from '#shared/domain/permissions.ts';
+import { http, type TestServer } from '../integration/helpers/server.ts';
 
 export const nowS = () => Math.floor(Date.now() / 1000);
+/** The simulated brokers' clock: UTC + 2 h. */
+export const OFFSET_MIN = 120;
+/** The broker's clock `ago` seconds before now. */
+export const brokerAgo = (ago: number) => nowS() - ago + OFFSET_MIN * 60;
 
 export interface EaRun {
   child: ChildProcess;
@@ -31,10 +40,10 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-/** Compiles tests/ea/driver.cpp (and with it ea/CopyMonitor.mq5) into `dir`. */
-export async function buildDriver(dir: string): Promise<string> {
-  const driver = path.join(dir, 'driver');
-  await promisify(execFile)('g++', ['-std=c++17', '-Wall', '-Wextra', '-Wno-unused-parameter', '-O0', '-o', driver, 'tests/ea/driver.cpp'], { timeout: 170_000 });
+/** Compiles tests/ea/driver.cpp (and with it ea/CopyMonitor.mq5), or driver4.cpp (ea/CopyMonitor.mq4), into `dir`. */
+export async function buildDriver(dir: string, source: 'driver' | 'driver4' = 'driver'): Promise<string> {
+  const driver = path.join(dir, source);
+  await promisify(execFile)('g++', ['-std=c++17', '-Wall', '-Wextra', '-Wno-unused-parameter', '-O0', '-o', driver, `tests/ea/${source}.cpp`], { timeout: 170_000 });
   return driver;
 }
 
@@ -93,4 +102,34 @@ export function terminalPositions(run: EaRun): TerminalPosition[] {
       sl: Number(f[8]), tp: Number(f[9]), comment: f.slice(14).join(' ').trim(),
     };
   });
+}
+
+/** An agent-fed master account (npm run admin -- account add): what differs between the suites, the rest alike. */
+export function insertMasterAccount(
+  db: TestServer['app']['db'],
+  account: { account_id: string; account: string; account_name: string; broker_id: number; server: string; server_name: string },
+): Promise<number> {
+  return insertAccount(db, {
+    ...account, teiko_category: 'SMA', currency: 'EUR', is_master: true, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
+  });
+}
+
+/** The user `ops` (npm run admin -- user create), logged in: its API key. */
+export async function loginOps(server: TestServer, permissions: Permission[], portfolioAuth: string[] = ['Consolidated Portfolio', 'SMA']): Promise<string> {
+  await server.app.authStore.upsertUser({
+    username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active', permissions, portfolio_auth: portfolioAuth,
+  });
+  return (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;
+}
+
+/**
+ * A suite's end: with EA_LOG=1 (EA_LOG=1 npm run test:ea) what each EA wrote to the Experts log, no driver
+ * left running, `also` (what else the suite runs), the server closed, the directory removed.
+ */
+export async function closeSuite(runs: EaRun[], server: TestServer | undefined, dir: string, also?: () => Promise<unknown>): Promise<void> {
+  if (process.env.EA_LOG) for (const run of runs) process.stdout.write(`--- ${run.out}\n${run.lines.join('\n')}\n`);
+  for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGKILL');
+  await also?.();
+  await server?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 }

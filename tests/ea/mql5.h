@@ -406,6 +406,25 @@ inline void sim_recompute_equity() {
   sim().equity = sim().balance + floating;
   sim().free_margin = sim().equity - sim().margin;
 }
+/** A position opened (by the EA or by hand in the terminal) and its in deal, under the position's ticket: the deal. */
+inline const SimDeal &sim_open_position(const SimPosition &p) {
+  SimTerminal &t = sim();
+  t.positions.push_back(p);
+  SimDeal d;
+  d.ticket = t.next_ticket++;
+  d.order = p.ticket;
+  d.position_id = p.identifier;
+  d.time = p.time;
+  d.type = p.type;
+  d.entry = DEAL_ENTRY_IN;
+  d.symbol = p.symbol;
+  d.volume = p.volume;
+  d.price = p.price_open;
+  d.magic = p.magic;
+  d.comment = p.comment;
+  t.deals.push_back(d);
+  return t.deals.back();
+}
 
 /** The trade server: applies SL/TP edits, closes (whole or part) and opens at market. */
 inline bool OrderSend(const MqlTradeRequest &request, MqlTradeResult &result) {
@@ -473,20 +492,7 @@ inline bool OrderSend(const MqlTradeRequest &request, MqlTradeResult &result) {
     p.time = TimeTradeServer();
     p.magic = (long)request.magic;
     p.comment = request.comment;
-    t.positions.push_back(p);
-    SimDeal d;
-    d.ticket = t.next_ticket++;
-    d.order = p.ticket;
-    d.position_id = p.identifier;
-    d.time = p.time;
-    d.type = p.type;
-    d.entry = DEAL_ENTRY_IN;
-    d.symbol = p.symbol;
-    d.volume = p.volume;
-    d.price = p.price_open;
-    d.magic = p.magic;
-    d.comment = p.comment;
-    t.deals.push_back(d);
+    const SimDeal &d = sim_open_position(p);
     result.retcode = TRADE_RETCODE_DONE;
     result.deal = d.ticket;
     result.order = p.ticket;
