@@ -234,21 +234,24 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     expect(row.legs).toBeGreaterThan(1);
     expect(row.account_name).toMatch(/accounts$/);
 
+    const eurusdShort = (m: unknown) => (m as Snapshot).positionsAggregate.find((p) => p.u_symbol === 'EURUSD' && p.type === 'Sell');
+    let mark = live.messages.length;
     for (let i = 0; i < 3; i++) await market.tick();
-    let later = (await live.next()) as Snapshot;
-    const moved = later.positionsAggregate.find((p) => p.u_symbol === 'EURUSD' && p.type === 'Sell')!;
-    expect(moved.price_current).not.toBe(row.price_current);
+    let later = (await live.until((m) => eurusdShort(m)?.price_current !== row.price_current, mark)) as Snapshot;
+    expect(eurusdShort(later)!.price_current).not.toBe(row.price_current);
     const text = JSON.stringify(later);
     expect(text).not.toMatch(/NaN|Infinity/);
 
+    mark = live.messages.length;
     const edit = await http<{ message: string }>(server, 'POST', '/api/positions/set-tp-sl-by-symbol', {
       key,
       body: { category: 'Forex', symbol: 'EURUSD', direction: 'short', currency: 'USD', take_profit: 0.9, stop_loss: 1.5, portfolio: 'AMC' },
     });
     expect(edit.status).toBe(200);
     expect(edit.body.message).toMatch(/set on \d+ position/);
-    later = (await live.next()) as Snapshot;
-    const edited = later.positionsAggregate.find((p) => p.u_symbol === 'EURUSD' && p.type === 'Sell')!;
+    // The snapshot showing the edit may come before the edit's answer: it is looked for among those since.
+    later = (await live.until((m) => eurusdShort(m)?.tp === 0.9, mark)) as Snapshot;
+    const edited = eurusdShort(later)!;
     expect(edited.tp).toBe(0.9);
     expect(edited.sl).toBe(1.5);
 
@@ -258,6 +261,7 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     });
     expect(notNumeric.status).toBe(400);
 
+    mark = live.messages.length;
     const dealsBefore = await server.app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM deals WHERE symbol = 'EURUSD'");
     const close = await http<{ message: string }>(server, 'POST', '/api/positions/close-by-symbol', {
       key,
@@ -265,8 +269,8 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
       body: { category: 'Forex', symbol: 'EURUSD', direction: 'short', currency: 'USD', portfolio: 'AMC' },
     });
     expect(close.status).toBe(200);
-    later = (await live.next()) as Snapshot;
-    expect(later.positionsAggregate.find((p) => p.u_symbol === 'EURUSD' && p.type === 'Sell')).toBeUndefined();
+    later = (await live.until((m) => eurusdShort(m) === undefined, mark)) as Snapshot;
+    expect(eurusdShort(later)).toBeUndefined();
     const dealsAfter = await server.app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM deals WHERE symbol = 'EURUSD'");
     expect(dealsAfter[0]!.n).toBe(dealsBefore[0]!.n + edited.legs);
     // A retry with the same Idempotency-Key gets the first answer and closes nothing more.
@@ -339,7 +343,10 @@ describe.each(BACKENDS)('data bridge calls (%s)', (backend) => {
     const received = clients.map((c) => c.next());
     await simulatorOf(server.app).tick();
     const messages = (await Promise.all(received)) as Snapshot[];
-    expect(server.app.hub.computed - before).toBe(1);
+    // One computation for the five sockets (a busy machine may let the server's own once-a-second work
+    // bump the feed in the same window: never once per socket).
+    expect(server.app.hub.computed - before).toBeGreaterThanOrEqual(1);
+    expect(server.app.hub.computed - before).toBeLessThan(clients.length);
     expect(new Set(messages.map((m) => JSON.stringify(m))).size).toBe(1);
     for (const c of clients) c.socket.close();
   });

@@ -7,6 +7,12 @@ export interface LiveClient {
   messages: unknown[];
   /** Resolves with the next message after the ones already received. */
   next(timeoutMs?: number): Promise<unknown>;
+  /**
+   * Resolves with the first message from index `from` on (those already received included) that
+   * passes `test`: what an action made after `from` messages shows, however its answer and the
+   * socket's frames were ordered on the way.
+   */
+  until(test: (message: unknown) => boolean, from: number, timeoutMs?: number): Promise<unknown>;
   closed: Promise<{ code: number; reason: string }>;
 }
 
@@ -35,6 +41,24 @@ export function connect(server: TestServer, path: string, query: Record<string, 
     socket,
     messages,
     closed,
+    until(test, from, timeoutMs = 10_000) {
+      const seen = messages.slice(from).find(test);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const onMessage = () => {
+          const m = messages.at(-1);
+          if (!test(m)) return;
+          clearTimeout(timer);
+          socket.off('message', onMessage);
+          resolve(m);
+        };
+        const timer = setTimeout(() => {
+          socket.off('message', onMessage);
+          reject(new Error('no such message in time'));
+        }, timeoutMs);
+        socket.on('message', onMessage);
+      });
+    },
     next(timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no message in time')), timeoutMs);
