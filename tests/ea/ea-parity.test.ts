@@ -120,8 +120,11 @@ describe('an account fed by the EA and one fed by the reference agent, with the 
     (await server.app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId]))[0]!.n;
 
   it('both accounts are fed: the EA by its batches, the reference agent by its reports', async () => {
-    run = startEa(driver, dir, 'ea', { url: server.url, key: keys.ea }, terminalOf(EA_LOGIN));
-    agentDone = runAsAgent(agentTerminals(terminalOf(AGENT_LOGIN)), { url: server.url, key: keys.agent, everyMs: 500, signal: stopAgent.signal });
+    // One terminal read off the clock once, for both: two readings a second apart would differ.
+    const terminal = terminalOf(EA_LOGIN);
+    const sameForAgent = terminal.map((line) => line.replace(` ${EA_LOGIN} `, ` ${AGENT_LOGIN} `));
+    run = startEa(driver, dir, 'ea', { url: server.url, key: keys.ea }, terminal);
+    agentDone = runAsAgent(agentTerminals(sameForAgent), { url: server.url, key: keys.agent, everyMs: 500, signal: stopAgent.signal });
     await waitFor('both histories on the server', async () => (await brokerDeals(ids.ea)) === 8 && (await brokerDeals(ids.agent)) === 8);
     // A few more reports from each, then both stop.
     await new Promise((r) => setTimeout(r, 2500));
