@@ -12,6 +12,7 @@ import {
   revokeSessionsOfUser,
   sessionById,
   sessionByKeyHash,
+  sessionsByIds,
   spendTicket,
   touchSession,
   type SessionRow,
@@ -40,6 +41,27 @@ const KNOWN = new Set<string>(PERMISSIONS);
 // Writing last_used_at on every call would make each read a write; a minute is precise enough for an idle timeout.
 const TOUCH_EVERY_MS = 60_000;
 
+/**
+ * How long a session read from the database may answer requests without being read again, and how
+ * often the sessions in use are read again, all in one query (the sweep). A session revoked, a user
+ * disabled or their password or permissions changed by any process (another instance, the admin
+ * CLI) stops working within CONFIRM_MS on every instance: an entry not confirmed by a sweep that
+ * began less than CONFIRM_MS ago is read again before it answers. The instance that makes the change
+ * forgets the sessions at once.
+ */
+export const SESSION_CONFIRM_MS = 800;
+const SWEEP_EVERY_MS = 250;
+/** A cached session not used for this long is dropped (the next request reads it again). */
+const CACHE_IDLE_MS = 60_000;
+
+interface CachedSession {
+  keyHash: string;
+  row: SessionRow;
+  /** When the read that gave `row` began (the monotonic clock). */
+  confirmedAt: number;
+  usedAt: number;
+}
+
 function toSessionUser(row: SessionRow): SessionUser {
   return {
     id: row.id,
@@ -52,10 +74,19 @@ function toSessionUser(row: SessionRow): SessionUser {
 }
 
 export class AuthStore {
+  /** Sessions in use by key hash, so that a request costs no query (see SESSION_CONFIRM_MS). */
+  private readonly cache = new Map<string, CachedSession>();
+  private sweeping = false;
+  private lastSweep = 0;
+  /** Database reads of a session by its key (for tests and /metrics). */
+  sessionReads = 0;
+
   constructor(
     private readonly db: Database,
     private readonly cfg: AuthConfig,
     private readonly now: () => number = Date.now,
+    /** The clock of the cache's confirmations, never set back. */
+    private readonly monotonic: () => number = () => performance.now(),
   ) {}
 
   async findUser(username: string, tx: Queryable = this.db): Promise<UserRecord | undefined> {
@@ -91,14 +122,71 @@ export class AuthStore {
 
   /** The user behind a key, or undefined when it is unknown, revoked, idle too long or too old. */
   async authenticate(token: string): Promise<SessionUser | undefined> {
-    const row = await sessionByKeyHash(this.db, hashToken(token));
+    const keyHash = hashToken(token);
+    const at = this.monotonic();
+    let entry = this.cache.get(keyHash);
+    if (entry && at - entry.confirmedAt >= SESSION_CONFIRM_MS) entry = undefined;
+    if (!entry) {
+      this.sessionReads++;
+      const row = await sessionByKeyHash(this.db, keyHash);
+      if (!row) {
+        this.cache.delete(keyHash);
+        return undefined;
+      }
+      entry = { keyHash, row, confirmedAt: at, usedAt: at };
+      this.cache.set(keyHash, entry);
+    }
+    entry.usedAt = at;
     const now = this.now();
-    if (!row || !this.isLive(row, now)) return undefined;
+    const row = entry.row;
+    if (!this.isLive(row, now)) {
+      this.cache.delete(keyHash);
+      return undefined;
+    }
     if (now - row.last_used_at.getTime() >= TOUCH_EVERY_MS) {
       const absoluteEnd = row.created_at.getTime() + this.cfg.absoluteTtlMs;
-      await touchSession(this.db, row.api_key_id, new Date(now), new Date(Math.min(now + this.cfg.idleTtlMs, absoluteEnd)));
+      const expires = new Date(Math.min(now + this.cfg.idleTtlMs, absoluteEnd));
+      await touchSession(this.db, row.api_key_id, new Date(now), expires);
+      entry.row = { ...row, last_used_at: new Date(now), expires_at: expires };
     }
+    if (at - this.lastSweep >= SWEEP_EVERY_MS) void this.sweep();
     return toSessionUser(row);
+  }
+
+  /**
+   * Reads again, in one query, every cached session in use: a changed row replaces the cached one,
+   * a session gone or no longer live is dropped, one not used for a minute is forgotten.
+   */
+  private async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    const began = this.monotonic();
+    this.lastSweep = began;
+    try {
+      for (const [hash, e] of this.cache) if (began - e.usedAt >= CACHE_IDLE_MS) this.cache.delete(hash);
+      const entries = [...this.cache.values()];
+      if (entries.length === 0) return;
+      const rows = new Map((await sessionsByIds(this.db, entries.map((e) => e.row.api_key_id))).map((r) => [r.api_key_id, r]));
+      const now = this.now();
+      for (const e of entries) {
+        const row = rows.get(e.row.api_key_id);
+        if (this.cache.get(e.keyHash) !== e) continue; // replaced or dropped meanwhile
+        if (!row || !this.isLive(row, now)) this.cache.delete(e.keyHash);
+        else if (e.confirmedAt < began) {
+          e.row = row;
+          e.confirmedAt = began;
+        }
+      }
+    } catch {
+      // A failed sweep confirms nothing: the entries age out and the next requests read again.
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** Forgets cached sessions (of one user, or one session), so that this instance refuses them at once. */
+  private forget(match: (row: SessionRow) => boolean): void {
+    for (const [hash, e] of this.cache) if (match(e.row)) this.cache.delete(hash);
   }
 
   /** Which of these sessions are still live (not revoked, not expired, their user active). */
@@ -110,18 +198,22 @@ export class AuthStore {
   async revokeAll(userId: number, tx: Queryable = this.db): Promise<number> {
     const revoked = await revokeSessionsOfUser(tx, userId, new Date(this.now()));
     await deleteTicketsOfUser(tx, userId);
+    this.forget((row) => row.id === userId);
     return revoked.length;
   }
 
   /** Disables (or enables again) a user; disabling ends every session of theirs. */
   async setUserStatus(username: string, status: 'active' | 'disabled'): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const userId = await updateUserStatus(tx, username, status);
-      if (userId === undefined) return false;
-      const ended = status !== 'active' ? await this.revokeAll(userId, tx) : 0;
-      await audit(tx, userId, status === 'active' ? 'users.enable' : 'users.disable', { username, sessions_ended: ended });
-      return true;
+    const userId = await this.db.transaction(async (tx) => {
+      const id = await updateUserStatus(tx, username, status);
+      if (id === undefined) return undefined;
+      const ended = status !== 'active' ? await this.revokeAll(id, tx) : 0;
+      await audit(tx, id, status === 'active' ? 'users.enable' : 'users.disable', { username, sessions_ended: ended });
+      return id;
     });
+    // Again once committed: a request between the revocation and the commit read the row as it was.
+    if (userId !== undefined) this.forget((row) => row.id === userId);
+    return userId !== undefined;
   }
 
   /** Sets a new password hash and ends every session of the user. */
@@ -130,6 +222,7 @@ export class AuthStore {
       await updatePasswordHash(tx, userId, passwordHash);
       await this.endSessionsForNewPassword(tx, userId);
     });
+    this.forget((row) => row.id === userId);
   }
 
   /**
@@ -142,12 +235,14 @@ export class AuthStore {
     if (!user || !(await verifyPassword(current, user.password_hash))) return { outcome: 'wrong' };
     // The hashes are worked out before the row is locked: the lock is held for a comparison only.
     const nextHash = await hashPassword(next);
-    return this.db.transaction(async (tx) => {
+    const change = await this.db.transaction(async (tx) => {
       if ((await lockPasswordHash(tx, user.id)) !== user.password_hash) return { outcome: 'conflict' as const };
       await updatePasswordHash(tx, user.id, nextHash);
       await this.endSessionsForNewPassword(tx, user.id);
       return { outcome: 'changed' as const, userId: user.id };
     });
+    if (change.outcome === 'changed') this.forget((row) => row.id === user.id);
+    return change;
   }
 
   private async endSessionsForNewPassword(tx: Queryable, userId: number): Promise<void> {
@@ -157,6 +252,7 @@ export class AuthStore {
 
   async revoke(apiKeyId: number): Promise<void> {
     await revokeSession(this.db, apiKeyId, new Date(this.now()));
+    this.forget((row) => row.api_key_id === apiKeyId);
     await deleteTicketsOfSession(this.db, apiKeyId);
   }
 

@@ -39,6 +39,11 @@ export async function sessionById(q: Queryable, apiKeyId: number): Promise<Sessi
   return rows[0];
 }
 
+/** Sessions by their ids, live or not (the session cache's confirmation of what it holds). */
+export async function sessionsByIds(q: Queryable, apiKeyIds: readonly number[]): Promise<SessionRow[]> {
+  return q.query<SessionRow>(`${SESSION_SELECT} WHERE k.id = ANY($1)`, [apiKeyIds]);
+}
+
 export async function touchSession(q: Queryable, apiKeyId: number, lastUsedAt: Date, expiresAt: Date): Promise<void> {
   await q.query('UPDATE api_keys SET last_used_at = $2, expires_at = $3 WHERE id = $1', [apiKeyId, lastUsedAt, expiresAt]);
 }
