@@ -133,3 +133,105 @@ describe.each(BACKENDS)('live fan-out (%s)', (backend) => {
     for (const c of clients) c.socket.close();
   });
 });
+
+describe.each(BACKENDS)('live deltas (%s)', (backend) => {
+  let server: TestServer;
+  let admin: string;
+
+  beforeAll(async () => {
+    server = await startServer(backend);
+    admin = await login(server, 'admin');
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  type Row = Record<string, unknown>;
+  type Message = { type: string; timestamp: number; version?: number; base?: number; length?: number; positionsAggregate?: Row[]; changes?: [number, Row][] };
+
+  /** A client of deltas, as a third-party client would write it from the API description. */
+  function follow(client: LiveClient) {
+    let rows: Row[] = [];
+    let version: number | undefined;
+    const shown = new Map<number, Row[]>();
+    const take = (m: Message) => {
+      if (m.type === 'snapshot') {
+        rows = m.positionsAggregate!;
+        version = m.version;
+      } else if (m.type === 'delta') {
+        expect(m.base).toBe(version);
+        const next = rows.slice(0, m.length);
+        for (const [i, patch] of m.changes!) next[i] = { ...(next[i] ?? {}), ...patch };
+        rows = next;
+        version = m.version;
+      } else return;
+      shown.set(m.timestamp, rows);
+    };
+    for (const m of client.messages) take(m as Message);
+    client.socket.on('message', (data: Buffer) => take(JSON.parse(data.toString('utf8')) as Message));
+    return shown;
+  }
+
+  const open = async (path: string, query: Record<string, string>) => {
+    const client = await connect(server, path, { token: await ticket(server, admin), ...query });
+    if (!client.messages.length) await client.next();
+    return client;
+  };
+
+  it('send a versioned snapshot, then what changed; applied, they show what a snapshot socket shows at every tick', async () => {
+    const query = { portfolio: 'Consolidated Portfolio', aggregate_by: 'account' };
+    const plain = await open('/ws/brokers/live-positions-aggregate-by', query);
+    const deltas = await open('/ws/brokers/live-positions-aggregate-by', { ...query, updates: 'delta' });
+    const snapshots = new Map<number, Row[]>();
+    plain.socket.on('message', (data: Buffer) => {
+      const m = JSON.parse(data.toString('utf8')) as Message;
+      if (m.type === 'snapshot') snapshots.set(m.timestamp, m.positionsAggregate!);
+    });
+    const shown = follow(deltas);
+    const from = deltas.messages.length;
+    for (let i = 0; i < 4; i++) {
+      const next = [plain.next(), deltas.next()];
+      await simulatorOf(server.app).tick();
+      await Promise.all(next);
+    }
+    const kinds = deltas.messages.slice(from).map((m) => (m as Message).type);
+    expect(kinds.filter((k) => k === 'delta').length).toBeGreaterThanOrEqual(2);
+    const plainBytes = JSON.stringify(plain.messages.at(-1)).length;
+    const deltaBytes = JSON.stringify(deltas.messages.at(-1)).length;
+    expect(deltaBytes).toBeLessThan(plainBytes / 2);
+    let compared = 0;
+    for (const [timestamp, rows] of snapshots) {
+      if (!shown.has(timestamp)) continue;
+      expect(shown.get(timestamp)).toEqual(rows);
+      compared++;
+    }
+    expect(compared).toBeGreaterThanOrEqual(3);
+    plain.socket.close();
+    deltas.socket.close();
+  });
+
+  it('answer a resync with the whole snapshot of the last version, and only snapshots to a socket that did not ask for deltas', async () => {
+    const plain = await open('/ws/brokers/live-positions-aggregate', { portfolio: 'SMA' });
+    const deltas = await open('/ws/brokers/live-positions-aggregate', { portfolio: 'SMA', updates: 'delta' });
+    for (let i = 0; i < 2; i++) {
+      const next = [plain.next(), deltas.next()];
+      await simulatorOf(server.app).tick();
+      await Promise.all(next);
+    }
+    const last = deltas.messages.at(-1) as Message;
+    expect(last.type).toBe('delta');
+    const answer = deltas.next();
+    deltas.socket.send(JSON.stringify({ type: 'resync' }));
+    const full = (await answer) as Message;
+    expect(full).toMatchObject({ type: 'snapshot', version: last.version, timestamp: last.timestamp });
+    expect(plain.messages.every((m) => (m as Message).type === 'snapshot')).toBe(true);
+    plain.socket.close();
+    deltas.socket.close();
+  });
+
+  it('refuses an unknown updates mode before the upgrade', async () => {
+    const res = await http(server, 'GET', `/ws/brokers/live-positions-aggregate?portfolio=SMA&updates=diff`, {});
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain("updates must be 'snapshot' or 'delta'");
+  });
+});

@@ -64,6 +64,26 @@ describe('live socket (docs/product.md#calls–9)', () => {
     expect(onMessage).toHaveBeenCalledWith([position], 42);
   });
 
+  it('asks for deltas and shows the rows they add up to; a delta it cannot apply asks for one resync', async () => {
+    const { onMessage } = setup();
+    await settle();
+    const ws = FakeWebSocket.last();
+    expect(ws.url.searchParams.get('updates')).toBe('delta');
+    ws.open();
+    const eur = { ...position, u_symbol: 'EURUSD' };
+    ws.receive(JSON.stringify({ type: 'snapshot', timestamp: 1, version: 5, positionsAggregate: [position] }));
+    ws.receive(JSON.stringify({ type: 'delta', timestamp: 2, version: 6, base: 5, length: 2, changes: [[0, { profit: 77 }], [1, eur]] }));
+    expect(onMessage).toHaveBeenLastCalledWith([{ ...position, profit: 77 }, eur], 2);
+    // A missed version (7): the delta to 8 does not apply, the rows stay, one resync is asked for.
+    ws.receive(JSON.stringify({ type: 'delta', timestamp: 4, version: 8, base: 7, length: 1, changes: [] }));
+    ws.receive(JSON.stringify({ type: 'delta', timestamp: 5, version: 9, base: 8, length: 1, changes: [] }));
+    expect(onMessage).toHaveBeenCalledTimes(2);
+    expect(ws.sent.filter((m) => m === '{"type":"resync"}')).toHaveLength(1);
+    ws.receive(JSON.stringify({ type: 'snapshot', timestamp: 5, version: 9, positionsAggregate: [eur] }));
+    ws.receive(JSON.stringify({ type: 'delta', timestamp: 6, version: 10, base: 9, length: 1, changes: [[0, { sl: 1.05 }]] }));
+    expect(onMessage).toHaveBeenLastCalledWith([{ ...eur, sl: 1.05 }], 6);
+  });
+
   it('fetches a fresh ticket before every reconnect', async () => {
     const { fetchTicket } = setup();
     await settle();

@@ -1,5 +1,6 @@
 import { endpoints } from '#shared/contract/endpoints.ts';
 import { decodeServerMessage, encodeClientMessage, LIVE_CLOSE, type LivePath } from '#shared/contract/live.ts';
+import { applyDelta } from '#shared/contract/live-delta.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { DEFAULT_ATTEMPTS, reconnectDelay, WS_CONNECT_TIMEOUT_MS } from '#shared/domain/backoff.ts';
 import { ApiError, apiRequest } from '#client/api/http.ts';
@@ -56,6 +57,8 @@ export interface LiveSocketOptions {
    * packets without closing the connection) and replaced like any unexpected close. Off when absent.
    */
   heartbeat?: { idleMs: number; timeoutMs: number };
+  /** Ask for deltas (the default) or for every row in every message (`false`). */
+  deltas?: boolean;
 }
 
 export interface LiveSocket {
@@ -89,8 +92,8 @@ export function replaceNonFiniteTokens(text: string): string {
 const MAY_HOLD_NON_FINITE = /NaN|Infinity/;
 const STRING_OR_NON_FINITE = /"(?:[^"\\]|\\.)*"|-?(?:Infinity|NaN)/g;
 
-/** Rows and timestamp of one websocket message; null for a message without rows or one that fails the contract. */
-export function parseLiveMessage(data: unknown): { positions: Position[]; timestamp: number | null } | null {
+/** One websocket message's text through the contract; null when it is not JSON or fails the contract. */
+function decodeFrame(data: unknown): ReturnType<typeof decodeServerMessage> {
   if (typeof data !== 'string') return null;
   let json: unknown;
   try {
@@ -98,18 +101,58 @@ export function parseLiveMessage(data: unknown): { positions: Position[]; timest
   } catch {
     return null;
   }
-  const message = decodeServerMessage(json);
-  if (message === null) return null;
-  switch (message.type) {
-    case 'rows':
-      return { positions: message.positionsAggregate, timestamp: null };
-    case 'snapshot':
-      return { positions: message.positionsAggregate, timestamp: message.timestamp };
-    case 'pong':
-      return null;
-    default:
-      return assertNever(message);
-  }
+  return decodeServerMessage(json);
+}
+
+/** Rows and timestamp of one snapshot message; null for a message without all the rows or one that fails the contract. */
+export function parseLiveMessage(data: unknown): { positions: Position[]; timestamp: number | null } | null {
+  const message = decodeFrame(data);
+  if (message?.type === 'rows') return { positions: message.positionsAggregate, timestamp: null };
+  if (message?.type === 'snapshot') return { positions: message.positionsAggregate, timestamp: message.timestamp };
+  return null;
+}
+
+/** What one message of a feed gives: its rows now, a request to send for the whole snapshot, or nothing to show. */
+export type FeedRead = { positions: Position[]; timestamp: number | null } | 'resync' | null;
+
+/**
+ * The rows one socket's messages add up to: a snapshot gives them whole (and a version, on a feed
+ * of deltas), a delta changes the rows of its base version (the shared contract's applyDelta). A
+ * delta that does not apply (a message missed) asks for a resync once, and deltas are ignored until
+ * the snapshot that answers it.
+ */
+export function createFeedReader(): (data: unknown) => FeedRead {
+  let rows: Position[] = [];
+  let version: number | null = null;
+  let resyncAsked = false;
+  return (data) => {
+    const message = decodeFrame(data);
+    if (message === null) return null;
+    switch (message.type) {
+      case 'rows':
+      case 'snapshot':
+        rows = message.positionsAggregate;
+        version = message.type === 'snapshot' ? (message.version ?? null) : null;
+        resyncAsked = false;
+        return { positions: rows, timestamp: message.type === 'snapshot' ? message.timestamp : null };
+      case 'delta': {
+        const next = applyDelta(rows, version, message);
+        if (next === null) {
+          version = null;
+          if (resyncAsked) return null;
+          resyncAsked = true;
+          return 'resync';
+        }
+        rows = next;
+        version = message.version;
+        return { positions: rows, timestamp: message.timestamp };
+      }
+      case 'pong':
+        return null;
+      default:
+        return assertNever(message);
+    }
+  };
 }
 
 const defaultTimers: Timers = {
@@ -182,6 +225,8 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
   const buildUrl = (ticket: string): string => {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) query.set(key, value);
+    // Our screens take deltas (src/shared/contract/live-delta.ts): what changed since the last message, not every row.
+    if (options.deltas !== false) query.set('updates', 'delta');
     query.set('token', ticket);
     return `${options.baseUrl ?? wsBaseUrl()}${path}?${query.toString()}`;
   };
@@ -268,9 +313,18 @@ export function createLiveSocket(options: LiveSocketOptions): LiveSocket {
       report('live', null);
       watch();
     };
+    const read = createFeedReader();
     ws.onmessage = (event: MessageEvent) => {
       watch();
-      const message = parseLiveMessage(event.data);
+      const message = read(event.data);
+      if (message === 'resync') {
+        try {
+          ws.send(encodeClientMessage({ type: 'resync' }));
+        } catch {
+          // A socket that cannot send is about to close; the next socket starts with a snapshot.
+        }
+        return;
+      }
       if (!message) return;
       // A feed that delivers is healthy again: the next outage gets the full allowance.
       attempts = 0;

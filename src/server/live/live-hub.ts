@@ -1,6 +1,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import { encodeServerMessage } from '#shared/contract/live.ts';
+import { deltaText, encodeRows, snapshotText } from '#shared/contract/live.ts';
+import type { EncodedRow } from '#shared/contract/live-delta.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { filterPositionsByPortfolio } from '#shared/domain/positions-filter.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
@@ -17,9 +18,20 @@ export interface Subscription {
   brokerName?: string;
 }
 
+/** What the hub knows of one socket: whether it takes deltas, and the version of the rows it holds. */
+interface SocketState {
+  deltas: boolean;
+  /** The feed's version this socket last got (a snapshot or a delta); undefined until its first. */
+  version: number | undefined;
+}
+
 interface Feed {
   sub: Subscription;
-  sockets: Set<WebSocket>;
+  sockets: Map<WebSocket, SocketState>;
+  /** The version of the last broadcast, and its rows as encoded (what a delta is made against). */
+  version: number;
+  rows: EncodedRow[] | undefined;
+  timestamp: number;
 }
 
 /** Whose socket it is: the sessions sweep closes it when that session ends. */
@@ -90,20 +102,45 @@ export class LiveHub {
     return n;
   }
 
-  /** Adds a socket to its feed and sends it the current rows at once. */
-  add(socket: WebSocket, sub: Subscription, snapshot: MarketSnapshot, owner?: SocketOwner): void {
+  /**
+   * Adds a socket to its feed and sends it the current rows at once: with the feed's version when
+   * they are the last broadcast's, else without one (a socket of deltas then gets the feed's
+   * versioned snapshot at the next broadcast, and deltas after it).
+   */
+  add(socket: WebSocket, sub: Subscription, snapshot: MarketSnapshot, owner?: SocketOwner, deltas = false): void {
     const key = subscriptionKey(sub);
-    const feed = this.feeds.get(key) ?? { sub, sockets: new Set<WebSocket>() };
-    feed.sockets.add(socket);
+    const feed = this.feeds.get(key) ?? { sub, sockets: new Map<WebSocket, SocketState>(), version: 0, rows: undefined, timestamp: 0 };
+    const state: SocketState = { deltas, version: undefined };
+    feed.sockets.set(socket, state);
     this.feeds.set(key, feed);
     if (owner) this.owners.set(socket, owner);
-    socket.send(this.message(snapshot, sub));
+    this.computed++;
+    const rows = this.encodedRows(snapshot, sub);
+    const text = snapshotText(snapshot.at, rows);
+    // Unchanged since the feed's last broadcast: the socket joins its versions (its next message may be a delta).
+    if (feed.rows !== undefined && snapshot.at === feed.timestamp && text === snapshotText(feed.timestamp, feed.rows)) {
+      socket.send(snapshotText(feed.timestamp, feed.rows, feed.version));
+      state.version = feed.version;
+    } else socket.send(text);
     this.snapshotsSent++;
     socket.on('close', () => {
       this.owners.delete(socket);
       feed.sockets.delete(socket);
       if (feed.sockets.size === 0) this.feeds.delete(key);
     });
+  }
+
+  /** A socket of deltas missed one: it gets the feed's last snapshot, with its version, now. */
+  resync(socket: WebSocket): void {
+    for (const feed of this.feeds.values()) {
+      const state = feed.sockets.get(socket);
+      if (!state) continue;
+      if (feed.rows === undefined) return; // no versioned snapshot yet: the next broadcast sends one
+      socket.send(snapshotText(feed.timestamp, feed.rows, feed.version));
+      state.version = feed.version;
+      this.snapshotsSent++;
+      return;
+    }
   }
 
   update(snapshot: MarketSnapshot): void {
@@ -121,36 +158,46 @@ export class LiveHub {
     }, wait);
   }
 
-  private message(snapshot: MarketSnapshot, sub: Subscription): string {
-    this.computed++;
-    const rows = feedRows(snapshot, sub, this.excursions);
+  private encodedRows(snapshot: MarketSnapshot, sub: Subscription): EncodedRow[] {
     // Encoded through the contract, as an HTTP answer is: its figures are rounded there (money to the cent).
-    return encodeServerMessage({ type: 'snapshot', timestamp: snapshot.at, positionsAggregate: rows });
+    return encodeRows(feedRows(snapshot, sub, this.excursions));
   }
 
   broadcast(snapshot: MarketSnapshot): void {
     const started = process.hrtime.bigint();
     void this.excursions.refresh().catch(() => undefined);
-    // Every feed's payload first, then the writes: no feed's computation delays another's sockets.
-    const payloads: [Feed, Buffer][] = [];
+    // Every feed's payloads first, then the writes: no feed's computation delays another's sockets.
+    const sends: { feed: Feed; version: number; full: () => Buffer; delta: Buffer | undefined }[] = [];
     for (const feed of this.feeds.values()) {
       try {
-        payloads.push([feed, Buffer.from(this.message(snapshot, feed.sub))]);
+        this.computed++;
+        const rows = this.encodedRows(snapshot, feed.sub);
+        const base = feed.version;
+        const version = base + 1;
+        const anyDeltas = feed.rows !== undefined && [...feed.sockets.values()].some((s) => s.deltas && s.version === base);
+        const delta = anyDeltas ? Buffer.from(deltaText(snapshot.at, base, version, feed.rows!, rows)) : undefined;
+        let full: Buffer | undefined;
+        sends.push({ feed, version, delta, full: () => (full ??= Buffer.from(snapshotText(snapshot.at, rows, version))) });
+        feed.rows = rows;
+        feed.version = version;
+        feed.timestamp = snapshot.at;
       } catch (err) {
         // One feed's fault (a defect) must not take the other feeds, or the process, down.
         this.onError(err);
       }
     }
     let firstWrite: bigint | undefined;
-    for (const [feed, payload] of payloads) {
-      for (const socket of feed.sockets) {
-        // A socket that cannot keep up skips snapshots instead of buffering without bound.
-        if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED) {
-          firstWrite ??= process.hrtime.bigint();
-          // A text frame whose payload is this Buffer, shared by every socket (ws does not copy it).
-          socket.send(payload, { binary: false });
-          this.snapshotsSent++;
-        }
+    for (const { feed, version, full, delta } of sends) {
+      for (const [socket, state] of feed.sockets) {
+        // A socket that cannot keep up skips snapshots instead of buffering without bound (a socket
+        // of deltas that skipped one gets the whole snapshot next).
+        if (socket.readyState !== socket.OPEN || socket.bufferedAmount >= MAX_BUFFERED) continue;
+        firstWrite ??= process.hrtime.bigint();
+        const payload = state.deltas && delta && state.version === version - 1 ? delta : full();
+        // A text frame whose payload is this Buffer, shared by every socket (ws does not copy it).
+        socket.send(payload, { binary: false });
+        state.version = version;
+        this.snapshotsSent++;
       }
     }
     if (firstWrite === undefined) return;
@@ -179,7 +226,7 @@ export class LiveHub {
 
   close(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const feed of this.feeds.values()) for (const s of feed.sockets) s.close(1001, 'Server shutting down');
+    for (const feed of this.feeds.values()) for (const s of feed.sockets.keys()) s.close(1001, 'Server shutting down');
     this.feeds.clear();
   }
 }

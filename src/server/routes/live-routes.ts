@@ -119,7 +119,8 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, l
       }
       const message = isBinary ? null : decodeClientMessage(frameText(data));
       if (message?.type === 'ping') socket.send(encodeServerMessage({ type: 'pong' }));
-      else closeThenCut(WS_CLOSE.badMessage, 'Bad message: only {"type":"ping"} is accepted');
+      else if (message?.type === 'resync') live.resync(socket);
+      else closeThenCut(WS_CLOSE.badMessage, 'Bad message: only {"type":"ping"} or {"type":"resync"} is accepted');
     });
     socket.on('error', () => socket.terminate());
     const auth = request.liveAuth;
@@ -134,12 +135,16 @@ export const liveRoutes: FastifyPluginAsyncZod<Options> = async (app, { store, l
   app.get(
     liveFeeds.aggregate.path,
     { websocket: true, schema: { querystring: liveFeeds.aggregate.query }, preHandler: authenticate },
-    (socket, request) => serve(socket, request, (user) => live.openAggregate(socket, user, portfolioParam(request.query.portfolio))),
+    (socket, request) =>
+      serve(socket, request, (user) => live.openAggregate(socket, user, portfolioParam(request.query.portfolio), request.query.updates === 'delta')),
   );
 
   app.get(
     liveFeeds.aggregateBy.path,
     { websocket: true, schema: { querystring: liveFeeds.aggregateBy.query }, preHandler: authenticate },
-    (socket, request) => serve(socket, request, (user) => live.openAggregateBy(socket, user, { ...request.query, portfolio: portfolioParam(request.query.portfolio) })),
+    (socket, request) =>
+      serve(socket, request, (user) =>
+        live.openAggregateBy(socket, user, { ...request.query, portfolio: portfolioParam(request.query.portfolio) }, request.query.updates === 'delta'),
+      ),
   );
 };

@@ -43,16 +43,16 @@ export class LiveService {
   ) {}
 
   /** The portfolio's positions by symbol; the refusal to close the socket with, if any. */
-  openAggregate(socket: WebSocket, user: SessionUser, requested: Portfolio | undefined): Refusal | undefined {
-    return this.open(socket, user, () => {
+  openAggregate(socket: WebSocket, user: SessionUser, requested: Portfolio | undefined, deltas = false): Refusal | undefined {
+    return this.open(socket, user, deltas, () => {
       const portfolio = choosePortfolio(user, requested);
       return typeof portfolio === 'string' ? { portfolio, groupBy: 'symbol' } : portfolio;
     });
   }
 
   /** The portfolio's positions by account (or one account's), or by broker (or one broker's, per account). */
-  openAggregateBy(socket: WebSocket, user: SessionUser, q: AggregateByQuery): Refusal | undefined {
-    return this.open(socket, user, (market) => {
+  openAggregateBy(socket: WebSocket, user: SessionUser, q: AggregateByQuery, deltas = false): Refusal | undefined {
+    return this.open(socket, user, deltas, (market) => {
       const portfolio = choosePortfolio(user, q.portfolio);
       if (typeof portfolio !== 'string') return portfolio;
       const snap = market.snapshot();
@@ -75,12 +75,17 @@ export class LiveService {
     });
   }
 
-  private open(socket: WebSocket, user: SessionUser, build: (market: BrokerAdapter) => Subscription | Refusal): Refusal | undefined {
+  /** A socket of deltas that missed one asks for the whole snapshot. */
+  resync(socket: WebSocket): void {
+    this.hub.resync(socket);
+  }
+
+  private open(socket: WebSocket, user: SessionUser, deltas: boolean, build: (market: BrokerAdapter) => Subscription | Refusal): Refusal | undefined {
     const market = this.market;
     if (!market) return { code: LIVE_CLOSE.unavailable, reason: 'The data bridge is not connected to any broker' };
     const sub = build(market);
     if ('code' in sub) return sub;
-    this.hub.add(socket, sub, market.snapshot(), { userId: user.id, apiKeyId: user.apiKeyId });
+    this.hub.add(socket, sub, market.snapshot(), { userId: user.id, apiKeyId: user.apiKeyId }, deltas);
     return undefined;
   }
 }

@@ -1,11 +1,12 @@
 /**
  * The live feeds' wire, for the server that writes it and the client that reads it
  * (docs/architecture.md, "One wire contract"): the two feeds (path and query), what the server
- * sends (a snapshot of rows, a pong), what a client may send (a ping), and the close codes. Every
+ * sends (a snapshot of rows, a delta of them, a pong), what a client may send (a ping, a resync), and the close codes. Every
  * message is encoded by encodeServerMessage / encodeClientMessage and decoded by
  * decodeServerMessage / decodeClientMessage, here and nowhere else.
  */
 import { z } from 'zod';
+import { LiveDelta, rowChanges, type EncodedRow } from './live-delta.ts';
 import { LiveAggregateByQuery, LiveAggregateQuery, LiveMessage, Position } from './positions.ts';
 
 /** The feeds: a portfolio's positions by symbol, or by account or broker. */
@@ -32,19 +33,34 @@ export const LIVE_CLOSE = {
 export type LiveCloseCode = (typeof LIVE_CLOSE)[keyof typeof LIVE_CLOSE];
 
 const Pong = z.object({ type: z.literal('pong') });
-/** What the server sends: the feed's rows (LiveMessage, type 'snapshot'), or the answer to a ping. */
-export const LiveServerMessage = z.discriminatedUnion('type', [LiveMessage, Pong]);
+/** What the server sends: the feed's rows (LiveMessage, type 'snapshot'), what changed in them (a feed of deltas), or the answer to a ping. */
+export const LiveServerMessage = z.discriminatedUnion('type', [LiveMessage, LiveDelta, Pong]);
 export type LiveServerMessage = z.infer<typeof LiveServerMessage>;
 /** In broker mode an older server may send the bare array of rows. */
 export const LiveBareRows = z.array(Position);
 
-/** What a client may send: a ping now and then, nothing else. */
-export const LiveClientMessage = z.object({ type: z.literal('ping') });
+/** What a client may send: a ping now and then, or, on a feed of deltas, a request for the full snapshot (it missed a delta). */
+export const LiveClientMessage = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') }), z.object({ type: z.literal('resync') })]);
 export type LiveClientMessage = z.infer<typeof LiveClientMessage>;
 
 /** A server message as the text of its frame (figures rounded by their schemas). */
 export function encodeServerMessage(message: LiveServerMessage): string {
   return JSON.stringify(z.encode(LiveServerMessage, message));
+}
+
+/** A feed's rows as the contract encodes them (figures rounded): what snapshots and deltas are made of. */
+export function encodeRows(rows: Position[]): EncodedRow[] {
+  return z.encode(LiveBareRows, rows) as EncodedRow[];
+}
+
+/** The text of a snapshot made of rows encoded already (encodeRows): the same text encodeServerMessage gives. */
+export function snapshotText(timestamp: number, rows: EncodedRow[], version?: number): string {
+  return JSON.stringify({ type: 'snapshot', timestamp, positionsAggregate: rows, ...(version === undefined ? {} : { version }) });
+}
+
+/** The text of a delta from version `base` to `version`, between two encoded sets of rows (live-delta.ts). */
+export function deltaText(timestamp: number, base: number, version: number, before: EncodedRow[], after: EncodedRow[]): string {
+  return JSON.stringify({ type: 'delta', timestamp, version, base, length: after.length, changes: rowChanges(before, after) });
 }
 
 /** A client message as the text of its frame. */

@@ -53,11 +53,12 @@ export const Position = z.object({
 });
 export type Position = z.infer<typeof Position>;
 
-/** Every websocket snapshot: the feed's rows at `timestamp` (epoch ms). */
+/** Every websocket snapshot: the feed's rows at `timestamp` (epoch ms); `version` on a feed of deltas (live-delta.ts). */
 export const LiveMessage = z.object({
   type: z.literal('snapshot'),
   timestamp: z.number(),
   positionsAggregate: z.array(Position),
+  version: z.number().int().nonnegative().optional(),
 });
 export type LiveMessage = z.infer<typeof LiveMessage>;
 
@@ -93,13 +94,19 @@ export const CloseBySymbolBody = z.strictObject({
 export type CloseBySymbolBody = z.infer<typeof CloseBySymbolBody>;
 
 /** Live feed query strings (docs/product.md#calls); `token` is the single-use ticket of POST /api/ws-ticket. */
+/** How a feed's socket gets its rows: `snapshot` (all the rows in every message, the default) or `delta` (live-delta.ts). */
+export const LiveUpdates = z.enum(['snapshot', 'delta'], { error: () => "updates must be 'snapshot' or 'delta'" });
+export type LiveUpdates = z.infer<typeof LiveUpdates>;
+
 export const LiveAggregateQuery = z.strictObject({
   token: Text('token', 200).optional(),
   portfolio: PortfolioParam.optional(),
+  updates: LiveUpdates.optional(),
 });
 export const LiveAggregateByQuery = z.strictObject({
   token: Text('token', 200).optional(),
   portfolio: PortfolioParam.optional(),
+  updates: LiveUpdates.optional(),
   aggregate_by: z.enum(['account', 'broker'], { error: () => "aggregate_by must be 'account' or 'broker'" }),
   account: Text('account', 100).optional(),
   broker_name: Text('broker_name', 100).optional(),
