@@ -50,7 +50,7 @@ export function encodeServerMessage(message: LiveServerMessage): string {
 
 /** A feed's rows as the contract encodes them (figures rounded): what snapshots and deltas are made of. */
 export function encodeRows(rows: Position[]): EncodedRow[] {
-  return z.encode(LiveBareRows, rows) as EncodedRow[];
+  return z.encode(LiveBareRows, rows);
 }
 
 /** The text of a snapshot made of rows encoded already (encodeRows): the same text encodeServerMessage gives. */
