@@ -1,16 +1,18 @@
 // Where the embedded server's memory goes (issue 19): the server in a child process, idle after a
 // first start (the database and the 12-month history made), idle after a restart on the same data,
-// then with SOCKETS live feeds open. Run alone with `node --import tsx tests/bench/memory.ts`, or as
+// then with MEMORY_SOCKETS live feeds open. Run alone with `node --import tsx tests/bench/memory.ts`, or as
 // part of `npm run bench`. Targets 127.0.0.1 only, bounded in time, stops what it starts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
+import { openFeeds } from './fanout.ts';
 import { startProcess } from './spawn.ts';
 
 const IDLE_S = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+/** The issue's target: 10,000 sockets (taking deltas, as the app's screens do) within 600 MB. */
+export const MEMORY_SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
+export const MEMORY_TARGET_MB = 600;
 const MB = 1024 * 1024;
 const WASM_PAGE = 64 * 1024;
 /** PGlite's WASM module starts with 2,048 pages (128 MB) of memory. */
@@ -22,35 +24,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function metric(text: string, name: string, labels = ''): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
-
-/**
- * Opens `count` live feeds on one portfolio, each with its own single-use ticket; `onMessage` gets
- * each message's arrival time and the snapshot's timestamp (read from the message's first bytes, so
- * the client spends no time parsing the rows).
- */
-export async function openFeeds(url: string, headers: Record<string, string>, count: number, onMessage: (at: number, timestamp: number) => void): Promise<WebSocket[]> {
-  const tickets = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const res = await fetch(`${url}/api/ws-ticket`, { method: 'POST', headers });
-      return ((await res.json()) as { data: { ticket: string } }).data.ticket;
-    }),
-  );
-  return Promise.all(
-    tickets.map(
-      (ticket) =>
-        new Promise<WebSocket>((resolve, reject) => {
-          const ws = new WebSocket(`${url.replace('http', 'ws')}/ws/brokers/live-positions-aggregate?portfolio=Consolidated%20Portfolio&token=${ticket}`);
-          ws.on('message', (data: Buffer) => {
-            const at = Date.now();
-            const ts = /"timestamp":(\d+)/.exec(data.toString('latin1', 0, 80))?.[1];
-            if (ts !== undefined) onMessage(at, Number(ts));
-          });
-          ws.once('open', () => resolve(ws));
-          ws.once('error', reject);
-        }),
-    ),
-  );
 }
 
 export async function signIn(url: string): Promise<Record<string, string>> {
@@ -129,7 +102,7 @@ async function stop(child: { kill: (s: NodeJS.Signals) => boolean; once: (e: 'ex
   await Promise.race([exited, sleep(15_000)]);
 }
 
-/** The idle server after a first start and after a restart, then with SOCKETS feeds; one row each. */
+/** The idle server after a first start and after a restart, then with MEMORY_SOCKETS feeds; one row each. */
 export async function benchMemory(): Promise<ReturnType<typeof row>[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
   const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'info', STATIC_DIR: '/nonexistent' };
@@ -146,9 +119,9 @@ export async function benchMemory(): Promise<ReturnType<typeof row>[]> {
     try {
       await sleep(IDLE_S * 1000);
       rows.push(row(`restart, idle ${IDLE_S} s`, await breakdown(again.child.pid!, again.url)));
-      const sockets = await openFeeds(again.url, await signIn(again.url), SOCKETS, () => {});
+      const sockets = await openFeeds(again.url, await signIn(again.url), MEMORY_SOCKETS, () => {}, 'delta');
       await sleep(IDLE_S * 1000);
-      rows.push(row(`restart, ${SOCKETS} sockets for ${IDLE_S} s`, await breakdown(again.child.pid!, again.url)));
+      rows.push(row(`restart, ${MEMORY_SOCKETS} sockets for ${IDLE_S} s (target ${MEMORY_TARGET_MB} MB)`, await breakdown(again.child.pid!, again.url)));
       for (const ws of sockets) ws.close();
     } finally {
       await stop(again.child);
