@@ -1,5 +1,6 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import * as wsModule from 'ws';
 import { deltaText, encodeRows, snapshotText } from '#shared/contract/live.ts';
 import type { EncodedRow } from '#shared/contract/live-delta.ts';
 import type { Position } from '#shared/contract/positions.ts';
@@ -49,7 +50,7 @@ function textFrame(payload: Buffer): Buffer {
   return Buffer.concat(Sender.frame(payload, { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
 }
 /** ws's frame writer (ws exports it; its type declarations do not). */
-const Sender = (WebSocket as unknown as { Sender: { frame(data: Buffer, options: Record<string, boolean | number>): Buffer[] } }).Sender;
+const Sender = (wsModule as unknown as { Sender: { frame(data: Buffer, options: Record<string, boolean | number>): Buffer[] } }).Sender;
 
 /** A message's payload and its whole frame, made once per feed and broadcast. */
 interface Framed {
