@@ -17,9 +17,15 @@ const { version } = JSON.parse(fs.readFileSync(new URL('../../../package.json', 
 
 const WS_DESCRIPTION =
   'Websocket upgrade (not a plain GET). It takes no x-api-key: authenticate with a single-use `token` ' +
-  'query parameter from POST /api/ws-ticket (valid 30 s). The server pushes `{"type":"snapshot"}` messages; ' +
-  'the client may only send `{"type":"ping"}`. Close codes: 4401 no or bad ticket, 4403 not authorised, ' +
-  '4404 unknown account or broker, 4400 any other client message.';
+  'query parameter from POST /api/ws-ticket (valid 30 s). The server pushes `{"type":"snapshot"}` messages ' +
+  '(`timestamp`, `positionsAggregate`, and a `version`). With `updates=delta` it sends a versioned snapshot, then ' +
+  '`{"type":"delta","timestamp","version","base","length","changes"}`: the rows are cut to `length`, and each ' +
+  '`[index, fields]` of `changes` sets those fields of the row at that index (a whole row where the index is new); a ' +
+  'delta applies only to the rows of version `base`, and a client that holds another version sends ' +
+  '`{"type":"resync"}` and gets the current snapshot. The client may send `{"type":"ping"}` (answered ' +
+  '`{"type":"pong"}`) and `{"type":"resync"}`, 20 at once and 2 a second after. Close codes: 4401 no or bad ticket ' +
+  'or the session ended, 4403 not authorised, 4404 unknown account or broker, 4400 any other client message, ' +
+  '4429 too many messages, 4503 no market running.';
 
 const zodToJsonSchema = createJsonSchemaTransform({ skipList: [] });
 
