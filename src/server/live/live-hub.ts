@@ -1,4 +1,5 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import * as wsModule from 'ws';
 import { deltaText, encodeRows, snapshotText } from '#shared/contract/live.ts';
@@ -9,6 +10,7 @@ import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { MarketSnapshot } from '#server/broker/port.ts';
 import { aggregatePositions, type GroupBy } from './aggregate.ts';
 import type { ExcursionCache } from './excursion-cache.ts';
+import { FanoutWriters, type FrameWrite } from './fanout-writers.ts';
 import { inScope, scopeOfPortfolios } from '#server/auth/scope.ts';
 
 /** What one feed shows; equal subscriptions share one computation and one serialisation per tick. */
@@ -65,19 +67,18 @@ function framed(text: string): Framed {
 
 /** What ws keeps of a socket that the fan-out writes through: its TCP socket and whether its sender is idle. */
 interface WsInternals {
-  _socket?: { write(chunk: Buffer): boolean };
+  _socket?: Socket;
   _sender?: { _state?: number };
 }
 
 /**
- * Writes one frame, made once for all the sockets of a feed, to a socket: straight to its TCP socket
- * when ws's sender holds nothing back (no compression is negotiated on these sockets, so it never
- * queues), which spares the per-socket header and a second write; through ws otherwise.
+ * The TCP socket under a websocket when a frame may be written to it as it is: ws's sender holds
+ * nothing back (no compression is negotiated on these sockets, so it never queues). Writing the
+ * feed's frame, made once, spares the per-socket header and a second write.
  */
-function writeFrame(socket: WebSocket, frame: Buffer, payload: Buffer): void {
+function rawSocket(socket: WebSocket): Socket | undefined {
   const ws = socket as unknown as WsInternals;
-  if (ws._socket && ws._sender?._state === 0) ws._socket.write(frame);
-  else socket.send(payload, { binary: false });
+  return ws._socket && ws._sender?._state === 0 ? ws._socket : undefined;
 }
 
 export function subscriptionKey(s: Subscription): string {
@@ -130,6 +131,8 @@ export class LiveHub {
     private readonly intervalMs: number,
     private readonly now: () => number = Date.now,
     private readonly onError: (err: unknown) => void = () => {},
+    /** Shares the writes of a big broadcast among threads (fanout-writers.ts). */
+    private readonly writers: FanoutWriters = new FanoutWriters(0),
   ) {}
 
   get socketCount(): number {
@@ -222,20 +225,37 @@ export class LiveHub {
         this.onError(err);
       }
     }
-    let firstWrite: bigint | undefined;
+    const firstWrite = process.hrtime.bigint();
+    const raw: FrameWrite[] = [];
+    const rawStates: [SocketState, number][] = [];
+    let wrote = false;
     for (const { feed, version, full, delta } of sends) {
       for (const [socket, state] of feed.sockets) {
         // A socket that cannot keep up skips snapshots instead of buffering without bound (a socket
         // of deltas that skipped one gets the whole snapshot next).
         if (socket.readyState !== socket.OPEN || socket.bufferedAmount >= MAX_BUFFERED) continue;
-        firstWrite ??= process.hrtime.bigint();
         const { frame, payload } = state.deltas && delta && state.version === version - 1 ? delta : full();
-        writeFrame(socket, frame, payload);
+        const tcp = rawSocket(socket);
+        if (tcp) {
+          raw.push({ socket: tcp, frame });
+          rawStates.push([state, version]);
+          continue;
+        }
+        socket.send(payload, { binary: false });
         state.version = version;
         this.snapshotsSent++;
+        wrote = true;
       }
     }
-    if (firstWrite === undefined) return;
+    const sent = this.writers.write(raw);
+    for (let i = 0; i < sent.length; i++) {
+      if (!sent[i]) continue;
+      const [state, version] = rawStates[i]!;
+      state.version = version;
+      this.snapshotsSent++;
+      wrote = true;
+    }
+    if (!wrote) return;
     const done = process.hrtime.bigint();
     // A histogram records integers from 1.
     this.fanout.spread.record(Math.max(1, Number(done - firstWrite)));

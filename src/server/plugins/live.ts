@@ -3,6 +3,7 @@ import { LIVE_CLOSE } from '#shared/contract/live.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
 import type { Database } from '#server/db/database.ts';
 import { ExcursionCache } from '#server/live/excursion-cache.ts';
+import { FanoutWriters } from '#server/live/fanout-writers.ts';
 import { LiveHub } from '#server/live/live-hub.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import type { ClusterMarket } from '#server/scale/cluster-market.ts';
@@ -37,14 +38,18 @@ export const livePlugin = fp<LivePluginOptions>(
   async (app, { db, market, changes, authStore, feedIntervalMs, now }) => {
     const excursions = new ExcursionCache(db, now);
     await excursions.refresh(true);
-    const hub = new LiveHub(excursions, feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'));
+    const writers = new FanoutWriters();
+    const hub = new LiveHub(excursions, feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'), writers);
     market.onUpdate((snapshot) => {
       changes.seen();
       hub.update(snapshot);
     });
     app.decorate('excursions', excursions);
     app.decorate('hub', hub);
-    app.addHook('onClose', async () => hub.close());
+    app.addHook('onClose', async () => {
+      hub.close();
+      await writers.close();
+    });
 
     const sweep = setInterval(() => {
       const open = hub.sessions();
