@@ -3,6 +3,7 @@
 // frames: it shares the 2 cores with the server), the server's own first → last write, and the
 // server's resident memory with the sockets open. Targets 127.0.0.1 only, bounded, stops by itself.
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { metric } from './memory.ts';
 
@@ -65,7 +66,7 @@ export async function openFeeds(
         // timestamp from its first bytes, without ws's parsing, so that 10,000 sockets in this one
         // process spread the arrivals as little as they can (a server frame is unmasked: a 2- or
         // 4-byte header, then the JSON text; one message a second never shares a read here).
-        const tcp = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+        const tcp = (ws as unknown as { _socket: Socket })._socket;
         tcp.removeAllListeners('data');
         tcp.on('data', (chunk: Buffer) => {
           const at = performance.timeOrigin + performance.now();
