@@ -21,7 +21,7 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.browser, ...globals.node },
-      parserOptions: { projectService: { allowDefaultProject: ['scripts/*.mjs', 'src/server/live/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -36,7 +36,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/*.mjs', 'src/server/live/*.mjs', 'eslint.config.js'],
+    files: ['scripts/*.mjs', 'eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,
   },
   // Import zones (docs/architecture.md). Each pattern catches an import by its alias (#server/db/…)

@@ -10,7 +10,6 @@ import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { MarketSnapshot } from '#server/broker/port.ts';
 import { aggregatePositions, type GroupBy } from './aggregate.ts';
 import type { ExcursionCache } from './excursion-cache.ts';
-import { FanoutWriters, type FrameWrite } from './fanout-writers.ts';
 import { inScope, scopeOfPortfolios } from '#server/auth/scope.ts';
 
 /** What one feed shows; equal subscriptions share one computation and one serialisation per tick. */
@@ -131,8 +130,6 @@ export class LiveHub {
     private readonly intervalMs: number,
     private readonly now: () => number = Date.now,
     private readonly onError: (err: unknown) => void = () => {},
-    /** Shares the writes of a big broadcast among threads (fanout-writers.ts). */
-    private readonly writers: FanoutWriters = new FanoutWriters(0),
   ) {}
 
   get socketCount(): number {
@@ -225,37 +222,22 @@ export class LiveHub {
         this.onError(err);
       }
     }
-    const firstWrite = process.hrtime.bigint();
-    const raw: FrameWrite[] = [];
-    const rawStates: [SocketState, number][] = [];
-    let wrote = false;
+    let firstWrite: bigint | undefined;
     for (const { feed, version, full, delta } of sends) {
       for (const [socket, state] of feed.sockets) {
         // A socket that cannot keep up skips snapshots instead of buffering without bound (a socket
         // of deltas that skipped one gets the whole snapshot next).
         if (socket.readyState !== socket.OPEN || socket.bufferedAmount >= MAX_BUFFERED) continue;
+        firstWrite ??= process.hrtime.bigint();
         const { frame, payload } = state.deltas && delta && state.version === version - 1 ? delta : full();
         const tcp = rawSocket(socket);
-        if (tcp) {
-          raw.push({ socket: tcp, frame });
-          rawStates.push([state, version]);
-          continue;
-        }
-        socket.send(payload, { binary: false });
+        if (tcp) tcp.write(frame);
+        else socket.send(payload, { binary: false });
         state.version = version;
         this.snapshotsSent++;
-        wrote = true;
       }
     }
-    const sent = this.writers.write(raw);
-    for (let i = 0; i < sent.length; i++) {
-      if (!sent[i]) continue;
-      const [state, version] = rawStates[i]!;
-      state.version = version;
-      this.snapshotsSent++;
-      wrote = true;
-    }
-    if (!wrote) return;
+    if (firstWrite === undefined) return;
     const done = process.hrtime.bigint();
     // A histogram records integers from 1.
     this.fanout.spread.record(Math.max(1, Number(done - firstWrite)));

@@ -3,7 +3,6 @@ import { LIVE_CLOSE } from '#shared/contract/live.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
 import type { Database } from '#server/db/database.ts';
 import { ExcursionCache } from '#server/live/excursion-cache.ts';
-import { FanoutWriters } from '#server/live/fanout-writers.ts';
 import { LiveHub } from '#server/live/live-hub.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import type { ClusterMarket } from '#server/scale/cluster-market.ts';
@@ -38,18 +37,14 @@ export const livePlugin = fp<LivePluginOptions>(
   async (app, { db, market, changes, authStore, feedIntervalMs, now }) => {
     const excursions = new ExcursionCache(db, now);
     await excursions.refresh(true);
-    const writers = new FanoutWriters();
-    const hub = new LiveHub(excursions, feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'), writers);
+    const hub = new LiveHub(excursions, feedIntervalMs, Date.now, (err) => app.log.error({ err }, 'a live feed failed'));
     market.onUpdate((snapshot) => {
       changes.seen();
       hub.update(snapshot);
     });
     app.decorate('excursions', excursions);
     app.decorate('hub', hub);
-    app.addHook('onClose', async () => {
-      hub.close();
-      await writers.close();
-    });
+    app.addHook('onClose', async () => hub.close());
 
     const sweep = setInterval(() => {
       const open = hub.sessions();
