@@ -32,8 +32,9 @@ export function AccountsPage() {
   const accounts = useQuery(accountQueries.info(scope));
   // The screen renders the answer from a deferred copy, starting from none: a transition React
   // renders in slices, instead of one synchronous render of every panel in the task that received
-  // it (or in the screen's first render, when the route's loader had it there already).
-  const accountsData = useDeferredValue(accounts.data, undefined);
+  // it (or in the screen's first render, when the route's loader had it there already). The
+  // initial value is null, not undefined: React takes an undefined one for none.
+  const accountsData = useDeferredValue(accounts.data ?? null, null) ?? undefined;
   const [chosen, setChosen] = useState<string | null>(null);
 
   const ordered = useMemo(() => accountsByBroker(accountsData ?? []), [accountsData]);
@@ -102,7 +103,7 @@ function AccountPanels({ account, scope, canReadRebate, canWrite }: { account: A
   const accountId = account.account_id;
   // Stats and historical trades cover all time; the chart asks for its own period.
   const deals = useQuery(dealQueries.historical({ account: accountId, filterRebalancing: true }));
-  const dealsData = useDeferredValue(deals.data, undefined);
+  const dealsData = useDeferredValue(deals.data ?? null, null) ?? undefined;
   const dealsPending = dealsData === undefined && !deals.isError;
   const live = useLivePositions({
     path: liveFeeds.aggregateBy.path,

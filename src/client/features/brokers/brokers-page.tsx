@@ -34,8 +34,9 @@ export function BrokersPage() {
   // The panels render the answers from deferred copies, starting from none: transitions React
   // renders in slices, instead of one synchronous render of the whole screen in the task that
   // received them (or in the screen's first render, when the route's loader had them there already).
-  const brokersData = useDeferredValue(brokers.data, undefined);
-  const accountsData = useDeferredValue(accounts.data, undefined);
+  // The initial value is null, not undefined: React takes an undefined one for none.
+  const brokersData = useDeferredValue(brokers.data ?? null, null) ?? undefined;
+  const accountsData = useDeferredValue(accounts.data ?? null, null) ?? undefined;
   const [chosen, setChosen] = useState<string | null>(null);
 
   // The server answers the brokers of the portfolio (its membership rule); they are only sorted here.
