@@ -89,11 +89,26 @@ const homeRoute = createRoute({
 const accountsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: ROUTES.accounts,
+  loaderDeps: ({ search }) => ({ portfolio: search.portfolio }),
+  // The accounts the screen lists and picks from, asked for while its code loads (as on Summary).
+  loader: ({ context, deps }) => {
+    const portfolio = pagePortfolio(deps, ROUTES.accounts).scope;
+    prefetchInSteps(context.queryClient, [(client) => client.prefetchQuery(accountQueries.info(portfolio))]);
+  },
   component: lazyRouteComponent(() => import('#client/features/accounts/accounts-page.tsx'), 'AccountsPage'),
 });
 const brokersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: ROUTES.brokers,
+  loaderDeps: ({ search }) => ({ portfolio: search.portfolio }),
+  // The brokers the screen picks from and their accounts, asked for while its code loads.
+  loader: ({ context, deps }) => {
+    const portfolio = pagePortfolio(deps, ROUTES.brokers).scope;
+    prefetchInSteps(context.queryClient, [
+      (client) => client.prefetchQuery(accountQueries.brokers(portfolio)),
+      (client) => client.prefetchQuery(accountQueries.info(portfolio)),
+    ]);
+  },
   component: lazyRouteComponent(() => import('#client/features/brokers/brokers-page.tsx'), 'BrokersPage'),
 });
 const navRoute = createRoute({

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Dropdown, type DropdownOption } from './dropdown.tsx';
+import { Skeleton } from './skeleton.tsx';
 import { useIsWide } from './use-media-query.ts';
 import './side-picker.css';
 
@@ -23,7 +24,16 @@ export interface SidePickerProps {
   /** Icon beside a group heading. */
   groupIcon?: (group: string) => ReactNode;
   emptyText?: ReactNode;
+  /**
+   * The items are on their way: the picker is drawn in its place and size, disabled, so that the
+   * content beside or below it does not move when they come (a layout shift).
+   */
+  loading?: boolean;
 }
+
+const LOADING_TEXT = 'Loading...';
+/** Placeholder rows of the sidebar while its items load. */
+const LOADING_ROWS = 4;
 
 /** An icon beside a name that says the same thing: hidden from assistive technology so names are not read twice. */
 function Decoration({ children }: { children: ReactNode }) {
@@ -39,8 +49,34 @@ function Decoration({ children }: { children: ReactNode }) {
  * Picks one item: a sidebar of buttons grouped under headings on large screens, a dropdown headed
  * by `label` on phones (docs/product.md#screens accounts and brokers screens).
  */
-export function SidePicker({ label, items, value, onChange, groupIcon, emptyText = 'Nothing to select' }: SidePickerProps) {
+export function SidePicker({ label, items, value, onChange, groupIcon, emptyText = 'Nothing to select', loading = false }: SidePickerProps) {
   const wide = useIsWide();
+
+  if (!wide && loading) {
+    return (
+      <div className="side-picker-phone" aria-busy="true">
+        <Dropdown label={label} showLabel options={[]} value={null} onChange={onChange} disabled placeholder={LOADING_TEXT} className="side-picker-dropdown" />
+      </div>
+    );
+  }
+
+  if (loading) {
+    return (
+      <nav className="side-picker" aria-label={label} aria-busy="true">
+        <h2 className="side-picker-title">{label}</h2>
+        <span className="ui-visually-hidden" role="status">
+          {LOADING_TEXT}
+        </span>
+        <ul className="side-picker-list" aria-hidden="true">
+          {Array.from({ length: LOADING_ROWS }, (_, i) => (
+            <li key={i} className="side-picker-item side-picker-item-loading">
+              <Skeleton width="70%" height={14} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+    );
+  }
 
   if (!wide) {
     const options: DropdownOption<string>[] = items.map((item) => ({

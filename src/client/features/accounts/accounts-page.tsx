@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
+import type { Account } from '#shared/contract/accounts.ts';
 import { hasPermission } from '#shared/domain/permissions.ts';
+import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { dealQueries } from '#client/api/queries/deals.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
@@ -12,6 +14,7 @@ import { PageTitle } from '#client/ui/page-title.tsx';
 import { SidePicker } from '#client/ui/side-picker.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { accountsByBroker, effectiveAccountId } from './account-groups.ts';
 import { AccountDistributionPanel } from './panels/account-distribution-panel.tsx';
 import { AccountInfoPanel } from './panels/account-info-panel.tsx';
@@ -26,72 +29,52 @@ import './accounts.css';
 export function AccountsPage() {
   const session = useSession();
   const { scope } = usePortfolio();
-  const wide = useIsWide();
-  const canReadRebate = hasPermission(session?.restrictions, 'read_rebate');
-  const canWrite = hasPermission(session?.restrictions, 'write');
   const accounts = useQuery(accountQueries.info(scope));
+  // The screen renders the answer from a deferred copy, starting from none: a transition React
+  // renders in slices, instead of one synchronous render of every panel in the task that received
+  // it (or in the screen's first render, when the route's loader had it there already). The
+  // initial value is null, not undefined: React takes an undefined one for none.
+  const accountsData = useDeferredValue(accounts.data ?? null, null) ?? undefined;
   const [chosen, setChosen] = useState<string | null>(null);
 
-  const ordered = accountsByBroker(accounts.data ?? []);
+  const ordered = useMemo(() => accountsByBroker(accountsData ?? []), [accountsData]);
   const accountId = effectiveAccountId(ordered, chosen);
   const account = ordered.find((a) => a.account_id === accountId);
-
-  // Stats and historical trades cover all time; the chart asks for its own period.
-  const deals = useQuery(dealQueries.historical({ account: accountId ?? undefined, filterRebalancing: true }));
-  const live = useLivePositions({
-    path: liveFeeds.aggregateBy.path,
-    params: { portfolio: scope, aggregate_by: 'account', account: accountId },
-    enabled: accountId !== null,
-  });
+  const pickerItems = useMemo(
+    () => ordered.map((a) => ({ value: a.account_id, label: a.account_name, group: a.broker_name, detail: `${a.account} · ${a.currency}` })),
+    [ordered],
+  );
+  const loading = accountsData === undefined && !accounts.isError;
 
   let content;
-  if (accounts.isPending) content = <LoadingState>Loading accounts...</LoadingState>;
-  else if (accounts.isError) content = <ErrorState onRetry={() => void accounts.refetch()}>{accounts.error.message}</ErrorState>;
+  if (loading) content = <LoadingState>Loading accounts...</LoadingState>;
+  else if (accounts.isError && accountsData === undefined)
+    content = <ErrorState onRetry={() => void accounts.refetch()}>{accounts.error.message}</ErrorState>;
   else if (account === undefined || accountId === null) content = <EmptyState>No account information available</EmptyState>;
-  else {
+  else
     content = (
-      <div className="account-panels" data-account={accountId}>
-        <header className="account-heading">
-          <BrokerIcon broker={account.broker_name} size={36} />
-          <div>
-            <h2 className="account-name">{account.account_name}</h2>
-            <p className="account-meta">
-              {account.broker_name} · {account.account} · {account.server_name} · {account.currency}
-              {account.is_master ? <span className="badge">Master</span> : null}
-            </p>
-          </div>
-          {canWrite ? <StatementImport account={account} /> : null}
-        </header>
-        <div className="account-overview">
-          <AccountInfoPanel account={account} />
-          <AccountStatsPanel isPending={deals.isPending} isError={deals.isError} data={deals.data} />
-          <AccountDistributionPanel positions={live.positions} />
-        </div>
-        <PerformancePanel key={accountId} accountId={accountId} currency={account.currency} />
-        <LiveTradesPanel positions={live.positions} error={live.error} wide={wide} />
-        <HistoricalTradesPanel
-          key={`history-${accountId}`}
-          isPending={deals.isPending}
-          isError={deals.isError}
-          data={deals.data}
-          showRebate={canReadRebate}
-          wide={wide}
-        />
-      </div>
+      <AccountPanels
+        key={accountId}
+        account={account}
+        scope={scope}
+        canReadRebate={hasPermission(session?.restrictions, 'read_rebate')}
+        canWrite={hasPermission(session?.restrictions, 'write')}
+      />
     );
-  }
 
   return (
     <div className="accounts-screen">
       <PageTitle>Accounts</PageTitle>
       <div className="picker-layout">
-        {accounts.data && accounts.data.length > 0 ? (
+        {/* Held in its place while the accounts load, so the panels do not move down when it fills. */}
+        {loading || ordered.length > 0 ? (
           <SidePicker
             label="Select an Account"
-            items={ordered.map((a) => ({ value: a.account_id, label: a.account_name, group: a.broker_name, detail: `${a.account} · ${a.currency}` }))}
+            items={pickerItems}
             value={accountId}
             onChange={setChosen}
-            groupIcon={(broker) => <BrokerIcon broker={broker} size={22} />}
+            groupIcon={groupIcon}
+            loading={loading}
           />
         ) : null}
         <div className="picker-content">{content}</div>
@@ -99,3 +82,64 @@ export function AccountsPage() {
     </div>
   );
 }
+
+const groupIcon = (broker: string) => <BrokerIcon broker={broker} size={22} />;
+
+/** Stages of AccountPanels after its first render (see below). */
+const STAGES = 4;
+
+/**
+ * One account's panels, drawn in steps (useStagedMount), each a transition of its own: the heading
+ * and the overview at once (the information, with the stats and distribution loading: a phone's
+ * first screen), then the stats and distribution filled, then the performance chart, the live
+ * trades and the historical trades, each added below what is already there, so nothing on screen
+ * moves. The live feed (a snapshot a second) reaches only the panels that show it (the others are
+ * memoised), and from a deferred copy, so a snapshot is a short, sliced render rather than the
+ * whole screen again.
+ */
+function AccountPanels({ account, scope, canReadRebate, canWrite }: { account: Account; scope: Portfolio | undefined; canReadRebate: boolean; canWrite: boolean }) {
+  const wide = useIsWide();
+  const stage = useStagedMount(STAGES);
+  const accountId = account.account_id;
+  // Stats and historical trades cover all time; the chart asks for its own period.
+  const deals = useQuery(dealQueries.historical({ account: accountId, filterRebalancing: true }));
+  const dealsData = useDeferredValue(deals.data ?? null, null) ?? undefined;
+  const dealsPending = dealsData === undefined && !deals.isError;
+  const live = useLivePositions({
+    path: liveFeeds.aggregateBy.path,
+    params: { portfolio: scope, aggregate_by: 'account', account: accountId },
+  });
+  const positions = useDeferredValue(live.positions);
+
+  return (
+    <div className="account-panels" data-account={accountId}>
+      <AccountHeading account={account} canWrite={canWrite} />
+      <div className="account-overview">
+        <AccountInfoPanel account={account} />
+        <AccountStatsPanel isPending={dealsPending || stage < 1} isError={deals.isError} data={dealsData} />
+        <AccountDistributionPanel positions={stage < 1 ? null : positions} />
+      </div>
+      {stage < 2 ? null : <PerformancePanel accountId={accountId} currency={account.currency} />}
+      {stage < 3 ? null : <LiveTradesPanel positions={positions} error={live.error} wide={wide} />}
+      {stage < 4 ? null : (
+        <HistoricalTradesPanel isPending={dealsPending} isError={deals.isError} data={dealsData} showRebate={canReadRebate} wide={wide} />
+      )}
+    </div>
+  );
+}
+
+const AccountHeading = memo(function AccountHeading({ account, canWrite }: { account: Account; canWrite: boolean }) {
+  return (
+    <header className="account-heading">
+      <BrokerIcon broker={account.broker_name} size={36} />
+      <div>
+        <h2 className="account-name">{account.account_name}</h2>
+        <p className="account-meta">
+          {account.broker_name} · {account.account} · {account.server_name} · {account.currency}
+          {account.is_master ? <span className="badge">Master</span> : null}
+        </p>
+      </div>
+      {canWrite ? <StatementImport account={account} /> : null}
+    </header>
+  );
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { marketSplit } from '#shared/analytics/instrument-distribution.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -10,7 +11,7 @@ import { EmptyState } from '#client/ui/states.tsx';
  * Distribution panel (docs/product.md#screens): the account's open exposure (notional in EUR, `quantity_currency`)
  * split between Forex and Equities, as two amounts and a bar.
  */
-export function AccountDistributionPanel({ positions }: { positions: readonly Position[] | null }) {
+export const AccountDistributionPanel = memo(function AccountDistributionPanel({ positions }: { positions: readonly Position[] | null }) {
   let body;
   if (positions === null) {
     body = (
@@ -58,4 +59,4 @@ export function AccountDistributionPanel({ positions }: { positions: readonly Po
       {body}
     </SectionPanel>
   );
-}
+});

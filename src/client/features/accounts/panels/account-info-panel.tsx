@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Account } from '#shared/contract/accounts.ts';
 import { categoryLabel } from '#shared/domain/portfolios.ts';
@@ -11,7 +12,7 @@ import { EmptyState } from '#client/ui/states.tsx';
 import { FigureList, toneOf } from '#client/ui/figure-list.tsx';
 
 /** Account info panel (docs/product.md#screens): Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category. */
-export function AccountInfoPanel({ account }: { account: Account | undefined }) {
+export const AccountInfoPanel = memo(function AccountInfoPanel({ account }: { account: Account | undefined }) {
   const drawdown = useQuery(accountQueries.maxDrawdown(account?.account_id));
   const losses = useAccountLosses(account?.account_id);
   if (account === undefined) {
@@ -45,4 +46,4 @@ export function AccountInfoPanel({ account }: { account: Account | undefined }) 
       />
     </SectionPanel>
   );
-}
+});

@@ -1,9 +1,10 @@
+import { memo } from 'react';
 import type { HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent, formatQuantity, MISSING_VALUE, numberFormat } from '#shared/format/numbers.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { EmptyState, ErrorState } from '#client/ui/states.tsx';
 import { FigureList, toneOf, type Figure } from '#client/ui/figure-list.tsx';
 import { Tooltip } from '#client/ui/tooltip.tsx';
 
@@ -106,6 +107,63 @@ function RiskFigures({ s, currency }: { s: Stats; currency: string }) {
   );
 }
 
+const TRADE_FIGURES = ['Win', 'Loss', 'Longs won', 'Shorts won', 'Average win', 'Average loss', 'Lots', 'Profit factor', 'Commissions', 'Swap'];
+const RISK_FIGURES = ['Sharpe ratio', 'Sortino ratio', 'Expectancy', 'Recovery factor', 'Balance drawdown', 'Equity drawdown'];
+
+/** One line of a figure or a trade card, as high as the text that replaces it (it holds a space of the same font). */
+const Line = ({ width }: { width: string }) => (
+  <span className="skeleton-text" style={{ width }}>
+    {'\u00a0'}
+  </span>
+);
+
+/**
+ * The stats as they will be laid out, their values still to come: the panel has its final height
+ * from the start, so what lies below it (the performance chart on a large screen) does not move
+ * when the deal history arrives.
+ */
+function StatsSkeleton() {
+  // The risk figures' labels are tooltips' anchors, a box of their own.
+  const figures = (labels: readonly string[], anchored: boolean) => (
+    <dl className="figure-list">
+      {labels.map((figure) => (
+        <div key={figure} className="figure">
+          <dt>{anchored ? <span className="ui-tooltip-anchor">{figure}</span> : figure}</dt>
+          <dd>
+            <Line width="55%" />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+  return (
+    <div className="stats-skeleton" role="status" aria-busy="true">
+      <span className="ui-visually-hidden">Loading account data...</span>
+      <div aria-hidden="true">
+        <div className="trade-cards">
+          {(['Best trade', 'Worst trade'] as const).map((title, i) => (
+            <div key={title} className={`trade-card trade-card-${i === 0 ? 'positive' : 'negative'}`}>
+              <span className="trade-card-title">{title}</span>
+              <strong>
+                <Line width="60%" />
+              </strong>
+              <span className="trade-card-detail">
+                <Line width="70%" />
+              </span>
+              <span className="trade-card-detail">
+                <Line width="80%" />
+              </span>
+            </div>
+          ))}
+        </div>
+        {figures(TRADE_FIGURES, false)}
+        <h3 className="stats-subheading">Risk</h3>
+        {figures(RISK_FIGURES, true)}
+      </div>
+    </div>
+  );
+}
+
 export interface AccountStatsPanelProps {
   isPending: boolean;
   isError: boolean;
@@ -116,10 +174,10 @@ export interface AccountStatsPanelProps {
  * Account stats (docs/product.md#screens): best and worst trade cards, the MT5 report figures (docs/figures.md) and the
  * risk figures (docs/copy-quality.md, "Risk statistics"), all time.
  */
-export function AccountStatsPanel({ isPending, isError, data }: AccountStatsPanelProps) {
+export const AccountStatsPanel = memo(function AccountStatsPanel({ isPending, isError, data }: AccountStatsPanelProps) {
   const account = data?.dealsStats[0];
   let body;
-  if (isPending) body = <LoadingState>Loading account data...</LoadingState>;
+  if (isPending) body = <StatsSkeleton />;
   else if (isError) body = <ErrorState>Error loading account stats</ErrorState>;
   else if (account === undefined || account.all.stats.win + account.all.stats.loss === 0 && account.all.stats.lots === 0)
     body = <EmptyState>No account stats available</EmptyState>;
@@ -157,4 +215,4 @@ export function AccountStatsPanel({ isPending, isError, data }: AccountStatsPane
       {body}
     </SectionPanel>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { HistoricalDeal, HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
@@ -10,6 +10,7 @@ import { CardList, type CardField } from '#client/ui/card-list.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
 import { TradeTitle, PriceMove, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Side, signedClass } from '#client/ui/trade-cells.tsx';
 
@@ -17,6 +18,9 @@ export const NO_TRADE_DATA = 'No trade data available.';
 /** Rows added per 'Show more': fewer on phones, where each deal is a card. */
 const PAGE_WIDE = 50;
 const PAGE_PHONE = 25;
+/** Rows drawn per task: a page of deals comes in a few short commits instead of one long one. */
+const STEP_WIDE = 10;
+const STEP_PHONE = 5;
 
 type Row = HistoricalDeal & { key: number };
 
@@ -117,15 +121,20 @@ export interface HistoricalTradesPanelProps {
 }
 
 /** The account's closed deals and cash flows, newest first (docs/product.md#screens); cards on phones, a table on large screens. */
-export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wide }: HistoricalTradesPanelProps) {
+export const HistoricalTradesPanel = memo(function HistoricalTradesPanel({ isPending, isError, data, showRebate, wide }: HistoricalTradesPanelProps) {
   const page = wide ? PAGE_WIDE : PAGE_PHONE;
   const [shown, setShown] = useState(page);
   const [sort, setSort] = useState<SortState<string> | null>(null);
-  const all = data?.dealsStats[0]?.deals ?? [];
+  const all = data?.dealsStats[0]?.deals;
   // Counted from the oldest: a new deal arrives at the top, and an open card stays with its deal.
-  const deals: Row[] = all.map((d, i) => ({ ...d, key: all.length - 1 - i }));
-  const columns = dealColumns(showRebate);
-  const visible = deals.slice(0, shown);
+  // Built once per answer (every 30 s), not on every render of the screen.
+  const deals: Row[] = useMemo(() => (all ?? []).map((d, i, list) => ({ ...d, key: list.length - 1 - i })), [all]);
+  const columns = useMemo(() => dealColumns(showRebate), [showRebate]);
+  const fields = useMemo(() => dealDetails(columns), [columns]);
+  const visible = useMemo(() => deals.slice(0, shown), [deals, shown]);
+  const step = wide ? STEP_WIDE : STEP_PHONE;
+  const drawn = useSteppedCount(visible.length, step, step);
+  const rows = drawn < visible.length ? visible.slice(0, drawn) : visible;
   // Every deal the account has, not only the rows shown so far, in the table's order.
   const buildCsv = (nowMs: number) => ({
     fileName: csvFileName('historical_trades', data?.dealsStats[0]?.account ?? 'account', localIsoDate(nowMs)),
@@ -140,7 +149,7 @@ export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wi
     body = (
       <SortableTable
         columns={columns}
-        rows={visible}
+        rows={rows}
         rowKey={(d) => d.key}
         emptyText={NO_TRADE_DATA}
         label="Historical trades"
@@ -153,12 +162,12 @@ export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wi
     // Deals come newest first from the server, the order of the table too.
     body = (
       <CardList
-        items={visible}
+        items={rows}
         itemKey={(d) => d.key}
         label="Historical trades"
         emptyText={NO_TRADE_DATA}
         face={face}
-        fields={dealDetails(columns)}
+        fields={fields}
         hint={detailsHint(['Swap', 'Commission', 'Fee', ...(showRebate ? ['Rebate'] : [])])}
       />
     );
@@ -183,4 +192,4 @@ export function HistoricalTradesPanel({ isPending, isError, data, showRebate, wi
       ) : null}
     </SectionPanel>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
 import type { SortState } from '#shared/domain/sorting.ts';
@@ -83,7 +83,7 @@ export interface LiveTradesPanelProps {
 }
 
 /** The account's open positions from the account-mode feed (docs/product.md#calls); skeleton rows until the first message. */
-export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps) {
+export const LiveTradesPanel = memo(function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps) {
   const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
   // The cards in the table's default order (Date, newest first).
   const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
@@ -140,4 +140,4 @@ export function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps
       </div>
     </SectionPanel>
   );
-}
+});

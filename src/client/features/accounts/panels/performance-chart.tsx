@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { AxisBottom, AxisLeft } from '@visx/axis';
+import { AxisBottom, AxisLeft, type TickRendererProps } from '@visx/axis';
 import { localPoint } from '@visx/event';
 import { LinearGradient } from '@visx/gradient';
 import { GridRows } from '@visx/grid';
@@ -27,6 +27,19 @@ const MARGIN = { top: 12, right: 24, bottom: 28, left: 56 };
 function axisValue(value: number, percent: boolean): string {
   const text = numberFormat('fr-FR', { notation: 'compact', maximumFractionDigits: 1 }).format(value);
   return percent ? `${text} %` : text;
+}
+
+/**
+ * A tick label as a plain SVG text. visx's default (its Text component) measures every word of every
+ * label in the document (a forced layout each, tens of milliseconds on a phone) to wrap lines these
+ * one-word labels never need.
+ */
+function TickLabel({ formattedValue, x, y, ...rest }: TickRendererProps) {
+  return (
+    <text x={x} y={y} {...rest}>
+      {formattedValue}
+    </text>
+  );
 }
 
 /** Line-and-area chart of one performance series with a crosshair tooltip (pointer and arrow keys). */
@@ -127,6 +140,7 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
               tickStroke="var(--border)"
               tickFormat={(v) => axisValue(Number(v), percent)}
               tickLabelProps={{ fill: 'var(--muted)', fontSize: 12, textAnchor: 'end', dx: -4, dy: '0.33em' }}
+              tickComponent={TickLabel}
             />
             <AxisBottom
               top={innerHeight}
@@ -136,6 +150,7 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
               tickStroke="var(--border)"
               tickFormat={(v) => formatAxisDate((v instanceof Date ? v.getTime() : Number(v)) / 1000)}
               tickLabelProps={{ fill: 'var(--muted)', fontSize: 12, textAnchor: 'middle' }}
+              tickComponent={TickLabel}
             />
             {activePoint ? (
               <g pointerEvents="none">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   CHART_TYPES,
@@ -15,7 +15,10 @@ import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { chartPoints, hasNoChartData } from '../chart-series.ts';
-import { PerformanceChart } from './performance-chart.tsx';
+
+// The chart and its drawing library (visx, d3) are a chunk of their own, loaded with the screen but
+// evaluated only when the chart is drawn, not in the task that starts the screen.
+const PerformanceChart = lazy(() => import('./performance-chart.tsx').then((m) => ({ default: m.PerformanceChart })));
 
 export const CHART_MESSAGES = {
   loading: 'Loading chart data...',
@@ -24,8 +27,13 @@ export const CHART_MESSAGES = {
   noDataForType: 'No data available for this chart type',
 } as const;
 
+export interface PerformancePanelProps {
+  accountId: string;
+  currency: string;
+}
+
 /** Performance of one account (docs/product.md#screens): period Last Month / Last 3 Months / All Time, four chart types. */
-export function PerformancePanel({ accountId, currency }: { accountId: string; currency: string }) {
+export const PerformancePanel = memo(function PerformancePanel({ accountId, currency }: PerformancePanelProps) {
   // start_date is fixed when the period is chosen (and when the panel mounts for an account), so the
   // query key stays the same between renders.
   const [{ period, startDate }, setRange] = useState(() => ({
@@ -46,7 +54,9 @@ export function PerformancePanel({ accountId, currency }: { accountId: string; c
       points.length === 0 ? (
         <EmptyState>{CHART_MESSAGES.noDataForType}</EmptyState>
       ) : (
-        <PerformanceChart points={points} type={type} currency={query.data.dealsStats[0]?.currency ?? currency} startDate={startDate} />
+        <Suspense fallback={<LoadingState>{CHART_MESSAGES.loading}</LoadingState>}>
+          <PerformanceChart points={points} type={type} currency={query.data.dealsStats[0]?.currency ?? currency} startDate={startDate} />
+        </Suspense>
       );
   }
 
@@ -69,4 +79,4 @@ export function PerformancePanel({ accountId, currency }: { accountId: string; c
       <div className="performance-body">{body}</div>
     </SectionPanel>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { Account } from '#shared/contract/accounts.ts';
 import type { SortState } from '#shared/domain/sorting.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -62,7 +62,7 @@ export interface BrokerAccountsTableProps {
 }
 
 /** The broker's accounts (docs/product.md#screens): Account, Balance, P/L, Comissions, Swap and, with read_rebate, Rebate. */
-export function BrokerAccountsTable({ broker, accounts, showRebate, wide }: BrokerAccountsTableProps) {
+export const BrokerAccountsTable = memo(function BrokerAccountsTable({ broker, accounts, showRebate, wide }: BrokerAccountsTableProps) {
   const [sort, setSort] = useState<SortState<string> | null>({ key: 'account_name', direction: 'asc' });
   const columns = accountColumns(showRebate);
   const rows = broker === null ? [] : accounts;
@@ -100,4 +100,4 @@ export function BrokerAccountsTable({ broker, accounts, showRebate, wide }: Brok
       )}
     </div>
   );
-}
+});

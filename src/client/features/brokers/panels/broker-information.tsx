@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Account } from '#shared/contract/accounts.ts';
 import { brokerTotalsByCurrency } from '#shared/analytics/broker-totals.ts';
 import { formatMoney } from '#shared/format/money.ts';
@@ -7,7 +8,7 @@ import { signedClass } from '#client/ui/trade-cells.tsx';
  * Information (docs/product.md#screens): Total Balance, Total PnL and, with read_rebate, Total Rebate of the
  * broker's accounts; one line per account currency, since accounts of different currencies do not add up.
  */
-export function BrokerInformation({ accounts, showRebate }: { accounts: readonly Account[]; showRebate: boolean }) {
+export const BrokerInformation = memo(function BrokerInformation({ accounts, showRebate }: { accounts: readonly Account[]; showRebate: boolean }) {
   const totals = brokerTotalsByCurrency(accounts);
   const tiles = [
     { label: 'Total Balance', key: 'balance' as const, signed: false },
@@ -38,4 +39,4 @@ export function BrokerInformation({ accounts, showRebate }: { accounts: readonly
       </dl>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   aggregateRebates,
@@ -45,7 +45,7 @@ const csvColumns: CsvColumn<RebateAggregate>[] = [
 ];
 
 /** Rebates by Account (docs/product.md#screens, read_rebate only): month selector, per-currency summary and the accounts' rebates. */
-export function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio | undefined; broker: string }) {
+export const RebatesByAccount = memo(function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio | undefined; broker: string }) {
   const [month, setMonth] = useState<string>(ALL_MONTHS);
   const [sort, setSort] = useState<SortState<string> | null>({ key: 'name', direction: 'asc' });
   const query = useQuery(rebateQueries.list({ portfolio, groupBy: 'account' }));
@@ -121,4 +121,4 @@ export function RebatesByAccount({ portfolio, broker }: { portfolio: Portfolio |
       {body}
     </SectionPanel>
   );
-}
+});
