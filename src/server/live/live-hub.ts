@@ -1,7 +1,5 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import * as wsModule from 'ws';
 import { deltaText, encodeRows, snapshotText } from '#shared/contract/live.ts';
 import type { EncodedRow } from '#shared/contract/live-delta.ts';
 import type { Position } from '#shared/contract/positions.ts';
@@ -46,40 +44,6 @@ const MAX_BUFFERED = 1 << 20;
 /** A feed sends at most once per this share of the interval [ours]. */
 export const MIN_GAP = 0.8;
 
-/** A whole server-to-client text frame (header and payload, unmasked) around this payload. */
-function textFrame(payload: Buffer): Buffer {
-  return Buffer.concat(Sender.frame(payload, { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
-}
-/** ws's frame writer (ws exports it; its type declarations do not). */
-const Sender = (wsModule as unknown as { Sender: { frame(data: Buffer, options: Record<string, boolean | number>): Buffer[] } }).Sender;
-
-/** A message's payload and its whole frame, made once per feed and broadcast. */
-interface Framed {
-  payload: Buffer;
-  frame: Buffer;
-}
-
-function framed(text: string): Framed {
-  const payload = Buffer.from(text);
-  return { payload, frame: textFrame(payload) };
-}
-
-/** What ws keeps of a socket that the fan-out writes through: its TCP socket and whether its sender is idle. */
-interface WsInternals {
-  _socket?: Socket;
-  _sender?: { _state?: number };
-}
-
-/**
- * The TCP socket under a websocket when a frame may be written to it as it is: ws's sender holds
- * nothing back (no compression is negotiated on these sockets, so it never queues). Writing the
- * feed's frame, made once, spares the per-socket header and a second write.
- */
-function rawSocket(socket: WebSocket): Socket | undefined {
-  const ws = socket as unknown as WsInternals;
-  return ws._socket && ws._sender?._state === 0 ? ws._socket : undefined;
-}
-
 export function subscriptionKey(s: Subscription): string {
   return [s.portfolio, s.groupBy, s.accountId ?? '', s.brokerName ?? ''].join('|');
 }
@@ -101,9 +65,10 @@ export function feedRows(snapshot: MarketSnapshot, sub: Subscription, excursions
 
 /**
  * Fans market snapshots out to websockets, at most one message per feed per 0.8 interval (trailing,
- * so the last change always goes out). Each distinct feed is computed and serialised once per send, and
- * its frame's payload is one Buffer that every socket of the feed writes as it is: the per-socket work
- * is ws's few header bytes and one write, not an encoding of the text per socket.
+ * so the last change always goes out). Each distinct feed is computed and serialised once per send, as
+ * a snapshot and as a delta from the send before (for the sockets that asked for deltas and hold that
+ * version); each is one Buffer that every socket of the feed writes as it is: the per-socket work is
+ * ws's few header bytes and one write, not an encoding of the text per socket.
  */
 export class LiveHub {
   private readonly feeds = new Map<string, Feed>();
@@ -203,7 +168,7 @@ export class LiveHub {
     const started = process.hrtime.bigint();
     void this.excursions.refresh().catch(() => undefined);
     // Every feed's payloads first, then the writes: no feed's computation delays another's sockets.
-    const sends: { feed: Feed; version: number; full: () => Framed; delta: Framed | undefined }[] = [];
+    const sends: { feed: Feed; version: number; full: () => Buffer; delta: Buffer | undefined }[] = [];
     for (const feed of this.feeds.values()) {
       try {
         this.computed++;
@@ -211,9 +176,9 @@ export class LiveHub {
         const base = feed.version;
         const version = base + 1;
         const anyDeltas = feed.rows !== undefined && [...feed.sockets.values()].some((s) => s.deltas && s.version === base);
-        const delta = anyDeltas ? framed(deltaText(snapshot.at, base, version, feed.rows!, rows)) : undefined;
-        let full: Framed | undefined;
-        sends.push({ feed, version, delta, full: () => (full ??= framed(snapshotText(snapshot.at, rows, version))) });
+        const delta = anyDeltas ? Buffer.from(deltaText(snapshot.at, base, version, feed.rows!, rows)) : undefined;
+        let full: Buffer | undefined;
+        sends.push({ feed, version, delta, full: () => (full ??= Buffer.from(snapshotText(snapshot.at, rows, version))) });
         feed.rows = rows;
         feed.version = version;
         feed.timestamp = snapshot.at;
@@ -229,10 +194,9 @@ export class LiveHub {
         // of deltas that skipped one gets the whole snapshot next).
         if (socket.readyState !== socket.OPEN || socket.bufferedAmount >= MAX_BUFFERED) continue;
         firstWrite ??= process.hrtime.bigint();
-        const { frame, payload } = state.deltas && delta && state.version === version - 1 ? delta : full();
-        const tcp = rawSocket(socket);
-        if (tcp) tcp.write(frame);
-        else socket.send(payload, { binary: false });
+        const payload = state.deltas && delta && state.version === version - 1 ? delta : full();
+        // A text frame whose payload is this Buffer, shared by every socket (ws does not copy it).
+        socket.send(payload, { binary: false });
         state.version = version;
         this.snapshotsSent++;
       }
