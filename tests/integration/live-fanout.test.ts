@@ -132,19 +132,6 @@ describe.each(BACKENDS)('live fan-out (%s)', (backend) => {
     expect(sample(await metrics(), 'ws_fanout_spread_seconds', '0.99')).toBeUndefined();
     for (const c of clients) c.socket.close();
   });
-});
-
-describe.each(BACKENDS)('live deltas (%s)', (backend) => {
-  let server: TestServer;
-  let admin: string;
-
-  beforeAll(async () => {
-    server = await startServer(backend);
-    admin = await login(server, 'admin');
-  });
-  afterAll(async () => {
-    await server.close();
-  });
 
   type Row = Record<string, unknown>;
   type Message = { type: string; timestamp: number; version?: number; base?: number; length?: number; positionsAggregate?: Row[]; changes?: [number, Row][] };
@@ -172,13 +159,8 @@ describe.each(BACKENDS)('live deltas (%s)', (backend) => {
     return shown;
   }
 
-  const open = async (path: string, query: Record<string, string>) => {
-    const client = await connect(server, path, { token: await ticket(server, admin), ...query });
-    if (!client.messages.length) await client.next();
-    return client;
-  };
 
-  it('send a versioned snapshot, then what changed; applied, they show what a snapshot socket shows at every tick', async () => {
+  it('deltas: a versioned snapshot, then what changed; applied, they show what a snapshot socket shows at every tick', async () => {
     const query = { portfolio: 'Consolidated Portfolio', aggregate_by: 'account' };
     const plain = await open('/ws/brokers/live-positions-aggregate-by', query);
     const deltas = await open('/ws/brokers/live-positions-aggregate-by', { ...query, updates: 'delta' });
@@ -210,7 +192,7 @@ describe.each(BACKENDS)('live deltas (%s)', (backend) => {
     deltas.socket.close();
   });
 
-  it('answer a resync with the whole snapshot of the last version, and only snapshots to a socket that did not ask for deltas', async () => {
+  it('deltas: a resync is answered with the whole snapshot of the last version, and only snapshots to a socket that did not ask for deltas', async () => {
     const plain = await open('/ws/brokers/live-positions-aggregate', { portfolio: 'SMA' });
     const deltas = await open('/ws/brokers/live-positions-aggregate', { portfolio: 'SMA', updates: 'delta' });
     for (let i = 0; i < 2; i++) {
