@@ -88,12 +88,23 @@ test('the investor has no bridge toggle, and the server refuses the investor any
 });
 
 test('the notifications panel lists alerts newest first and closes on Escape (and on a drag on phones)', async ({ page, isMobile }) => {
+  type Alert = { id: number; type: string; message: string; datetime: number };
   const key = await apiKey(page.request, 'admin');
-  const { alerts } = (await (await page.request.get('/api/alerts/infos', { headers: { 'x-api-key': key } })).json()) as {
-    alerts: { id: number; type: string; message: string; datetime: number }[];
-  };
+  const { alerts } = (await (await page.request.get('/api/alerts/infos', { headers: { 'x-api-key': key } })).json()) as { alerts: Alert[] };
   expect(alerts.length).toBeGreaterThan(1);
-  const newest = [...alerts].sort((a, b) => b.datetime - a.datetime)[0]!;
+  // The market records alerts as it runs: the panel is held to the newest of the list the page itself
+  // received last, not to one read before (a copy alert recorded in between came first once in CI).
+  let received: Alert[] = alerts;
+  page.on('response', (response) => {
+    if (!response.url().includes('/api/alerts/infos') || !response.ok()) return;
+    response.json().then(
+      (body: { alerts: Alert[] }) => {
+        received = body.alerts;
+      },
+      () => undefined,
+    );
+  });
+  const newestReceived = () => [...received].sort((a, b) => b.datetime - a.datetime)[0]!;
 
   await signInAt(page, 'admin');
   const bell = page.getByRole('button', { name: /Notifications/ });
@@ -101,19 +112,21 @@ test('the notifications panel lists alerts newest first and closes on Escape (an
   const panel = page.getByRole('dialog', { name: 'Notifications' });
   await expect(panel).toBeVisible();
   const items = panel.getByRole('listitem');
-  await expect(items.first()).toContainText(newest.message);
-  await expect(items.first()).toContainText(newest.type);
-  // French date and time: dd/mm/yyyy HH:mm, computed here independently of the app.
-  const date = new Date(newest.datetime * 1000);
-  const french = new Intl.DateTimeFormat('fr-FR', {
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(date);
-  await expect(items.first()).toContainText(french);
+  await expect(async () => {
+    const newest = newestReceived();
+    await expect(items.first()).toContainText(newest.message, { timeout: 500 });
+    await expect(items.first()).toContainText(newest.type, { timeout: 500 });
+    // French date and time: dd/mm/yyyy HH:mm, computed here independently of the app.
+    const french = new Intl.DateTimeFormat('fr-FR', {
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(newest.datetime * 1000));
+    await expect(items.first()).toContainText(french, { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
   const datetimes = await panel.locator('time').evaluateAll((nodes) => nodes.map((n) => Date.parse(n.getAttribute('datetime') ?? '')));
   expect(datetimes).toEqual([...datetimes].sort((a, b) => b - a));
 
