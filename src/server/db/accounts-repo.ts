@@ -167,8 +167,11 @@ export async function insertAccount(q: Queryable, a: NewAccount): Promise<number
  * transaction against an agent's batch.
  */
 export async function readBooks(q: Queryable, ids?: readonly number[]): Promise<Book[]> {
-  const rows = await q.query<{ id: number; account_name: string; teiko_category: string; balance: number; hwm: number; dd_peak: number | null; dd_breach: boolean }>(
-    `SELECT id, account_name, teiko_category, balance, hwm, dd_peak, dd_breach FROM accounts
+  const rows = await q.query<{
+    id: number; account_name: string; teiko_category: string; currency: string; balance: number; equity: number;
+    hwm: number; fee_accrued: number; dd_peak: number | null; dd_breach: boolean;
+  }>(
+    `SELECT id, account_name, teiko_category, currency, balance, equity, hwm, fee_accrued, dd_peak, dd_breach FROM accounts
      ${ids ? 'WHERE id = ANY($1::int[])' : ''} ORDER BY id FOR NO KEY UPDATE`,
     ids ? [[...ids]] : [],
   );
@@ -176,21 +179,24 @@ export async function readBooks(q: Queryable, ids?: readonly number[]): Promise<
     accountId: r.id,
     accountName: r.account_name,
     category: r.teiko_category,
+    currency: r.currency,
     balance: r.balance,
+    equity: r.equity,
     hwm: r.hwm,
+    accrued: r.fee_accrued,
     peak: r.dd_peak,
     inBreach: r.dd_breach,
   }));
 }
 
-/** Stores books (balance, high-water mark, drawdown state); with `equity`, the accounts' equity too. */
+/** Stores books (balance, high-water mark, management fee accrued, drawdown state); with `equity`, the accounts' equity too. */
 export async function writeBooks(q: Queryable, books: readonly Book[], equity?: ReadonlyMap<number, number>): Promise<void> {
   if (books.length === 0) return;
   await q.query(
-    `UPDATE accounts a SET balance = u.balance, hwm = u.hwm, dd_peak = u.peak, dd_breach = u.breach,
+    `UPDATE accounts a SET balance = u.balance, hwm = u.hwm, fee_accrued = u.accrued, dd_peak = u.peak, dd_breach = u.breach,
        equity = coalesce(u.equity, a.equity)
-     FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::numeric[], $5::boolean[], $6::numeric[])
-       AS u(id, balance, hwm, peak, breach, equity)
+     FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::numeric[], $5::boolean[], $6::numeric[], $7::numeric[])
+       AS u(id, balance, hwm, peak, breach, equity, accrued)
      WHERE a.id = u.id`,
     [
       books.map((b) => b.accountId),
@@ -199,6 +205,7 @@ export async function writeBooks(q: Queryable, books: readonly Book[], equity?: 
       books.map((b) => b.peak),
       books.map((b) => b.inBreach),
       books.map((b) => equity?.get(b.accountId) ?? null),
+      books.map((b) => b.accrued),
     ],
   );
 }

@@ -3,6 +3,7 @@ import { readBooks, writeBooks } from './accounts-repo.ts';
 import { insertAlerts } from './alerts-repo.ts';
 import type { Database } from './database.ts';
 import { balanceMoves, dealsByTickets, deleteDealsByTickets, insertDeals } from './deals-repo.ts';
+import { insertFees, lastPerformanceCharge, termsHistory } from './fees-repo.ts';
 import { insertNav, lastNavDay, saveDerivedNav } from './nav-repo.ts';
 import { addRebates, setProfitSharing } from './rebates-repo.ts';
 import { queryableOf, writeContextOf } from './write-context.ts';
@@ -22,6 +23,9 @@ export function booksStore(db: Database): BooksStore {
     lastNavDay: () => lastNavDay(db),
     addRebates: (ctx, entries) => addRebates(queryableOf(ctx), entries),
     setProfitSharing: (ctx, entries) => setProfitSharing(queryableOf(ctx), entries),
+    feeTerms: (ctx, accountIds) => termsHistory(queryableOf(ctx), accountIds),
+    insertFees: (ctx, entries) => insertFees(queryableOf(ctx), entries),
+    lastPerformanceCharge: (ctx, accountId) => lastPerformanceCharge(queryableOf(ctx), accountId),
     insertAlerts: (ctx, alerts) => insertAlerts(ctx === null ? db : queryableOf(ctx), alerts),
   };
 }

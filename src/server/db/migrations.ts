@@ -566,6 +566,42 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO push_cursor (id, last_alert_id) SELECT 1, COALESCE(max(id), 0) FROM alerts;
     `,
   },
+  {
+    version: 17,
+    name: "fees: a follower's terms from a date, every accrual, charge and adjustment with its arithmetic, the management fee accrued",
+    sql: `
+      -- The terms in force on a day are the row with the latest effective_from not after it.
+      CREATE TABLE fee_terms (
+        id SERIAL PRIMARY KEY,
+        account_id INT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        effective_from DATE NOT NULL,
+        terms JSONB NOT NULL,
+        set_by INT REFERENCES users(id) ON DELETE SET NULL,
+        set_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        UNIQUE (account_id, effective_from)
+      );
+      CREATE TABLE fee_entries (
+        id BIGSERIAL PRIMARY KEY,
+        account_id INT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('performance', 'management', 'volume')),
+        entry TEXT NOT NULL CHECK (entry IN ('accrual', 'charge', 'adjustment')),
+        period TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        at TIMESTAMPTZ NOT NULL,
+        basis NUMERIC(24,6) NOT NULL,
+        mark_before NUMERIC(20,2),
+        mark_after NUMERIC(20,2),
+        rate NUMERIC(20,8) NOT NULL,
+        amount NUMERIC(24,6) NOT NULL,
+        currency TEXT NOT NULL,
+        note TEXT NOT NULL,
+        -- Booking the same accrual, charge or leg again is a no-op.
+        UNIQUE (account_id, kind, entry, ref)
+      );
+      CREATE INDEX fee_entries_account_at ON fee_entries(account_id, at);
+      ALTER TABLE accounts ADD COLUMN fee_accrued NUMERIC(24,6) NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in version order. */

@@ -21,7 +21,7 @@ const op = (ticket: number, type: number, profit: number, hour = ticket, over: P
 });
 
 /** What Ledger.record does with the events, in memory: the book after them and the deal rows written. */
-function book(deals: readonly BrokerDeal[], start: Book = openBook(7, 'Real 7', 'SMA')): { book: Book; rows: Deal[] } {
+function book(deals: readonly BrokerDeal[], start: Book = openBook(7, 'Real 7', 'SMA', 'USD')): { book: Book; rows: Deal[] } {
   const events: BookEvent[] = balanceOperations(7, deals).sort((a, b) => entryOf(a).at - entryOf(b).at);
   let b = start;
   const rows: Deal[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookCashFlow, bookRebate, bookTrade, derivedNav, endDay, endMonth, openBook, unbook } from './books.ts';
+import { bookCashFlow, bookRebate, bookTrade, closeDay, derivedNav, endDay, openBook, unbook } from './books.ts';
 import type { Book } from '#server/ledger/port.ts';
 import { DAY_S } from './calendar.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
@@ -8,7 +8,7 @@ import type { ClosedTrade } from '#shared/domain/book-events.ts';
 const SEP30 = Date.UTC(2026, 8, 30) / 1000;
 const DAY = SEP30 / DAY_S;
 
-const book = (over: Partial<Book> = {}): Book => ({ ...openBook(7, 'SMA Follower 01', 'SMA'), ...over });
+const book = (over: Partial<Book> = {}): Book => ({ ...openBook(7, 'SMA Follower 01', 'SMA', 'USD'), ...over });
 
 const trade = (over: Partial<ClosedTrade> = {}): ClosedTrade => ({
   accountId: 7,
@@ -202,29 +202,39 @@ describe('a day ends', () => {
   });
 });
 
-describe('a month ends: profit sharing on the high-water mark (docs/figures.md H1, 25 %)', () => {
-  // consolidate accounts pay 25 %.
+describe('a month ends: profit sharing on the high-water mark (docs/fees.md H1, 25 %)', () => {
+  // consolidate accounts pay 25 %. Their last days: 30 September, 31 October, 30 November 2026.
   const h1 = (over: Partial<Book>) => book({ category: 'consolidate', balance: 100_000, ...over });
+  const OCT31 = DAY + 31;
+  const NOV30 = DAY + 61;
 
   it('108,000 over a 100,000 mark: fee 2,000, mark 106,000', () => {
-    const { book: b, sharing } = endMonth(h1({ hwm: 100_000 }), '2026-09-01', 108_000);
+    const { book: b, sharing, fees } = closeDay(h1({ hwm: 100_000 }), DAY, 108_000);
     expect(sharing).toEqual({ accountId: 7, month: '2026-09-01', fee: 2_000, balance: 100_000 });
     expect(b.hwm).toBe(106_000);
+    expect(fees).toMatchObject([{ kind: 'performance', entry: 'charge', period: '2026-09', basis: 108_000, markBefore: 100_000, markAfter: 106_000, rate: 0.25, amount: 2_000 }]);
   });
 
   it('111,000 over 106,000: fee 1,250, mark 109,750', () => {
-    const { book: b, sharing } = endMonth(h1({ hwm: 106_000 }), '2026-10-01', 111_000);
-    expect(sharing.fee).toBe(1_250);
+    const { book: b, sharing } = closeDay(h1({ hwm: 106_000 }), OCT31, 111_000);
+    expect(sharing).toMatchObject({ month: '2026-10-01', fee: 1_250 });
     expect(b.hwm).toBe(109_750);
   });
 
   it('109,000 under 109,750: no fee, the mark stays', () => {
-    const { book: b, sharing } = endMonth(h1({ hwm: 109_750 }), '2026-11-01', 109_000);
-    expect(sharing.fee).toBe(0);
+    const { book: b, sharing } = closeDay(h1({ hwm: 109_750 }), NOV30, 109_000);
+    expect(sharing).toMatchObject({ month: '2026-11-01', fee: 0 });
     expect(b.hwm).toBe(109_750);
   });
 
   it('charges SMA accounts 20 %', () => {
-    expect(endMonth(book({ category: 'SMA', hwm: 100_000 }), '2026-09-01', 110_000).sharing.fee).toBe(2_000);
+    expect(closeDay(book({ category: 'SMA', hwm: 100_000 }), DAY, 110_000).sharing?.fee).toBe(2_000);
+  });
+
+  it('settles nothing on a day that ends no month', () => {
+    const { sharing, fees, book: b } = closeDay(h1({ hwm: 100_000 }), DAY - 1, 108_000);
+    expect(sharing).toBeNull();
+    expect(fees).toEqual([]);
+    expect(b.hwm).toBe(100_000);
   });
 });

@@ -1,19 +1,20 @@
 import { drawdownPct } from '#shared/analytics/drawdown.ts';
-import { adjustHwmForCashFlow, settleProfitSharing } from '#shared/analytics/rebates.ts';
+import { adjustHwmForCashFlow } from '#shared/analytics/rebates.ts';
 import { cents } from '#shared/analytics/stats.ts';
 import { DAY_S, dayOf, endsMonth, monthOf } from './calendar.ts';
+import { closeFeeDay, defaultTerms, markAfterCashFlow } from './fees.ts';
 import {
   cashFlowEntry,
   DRAWDOWN_BREACH_PCT,
   DRAWDOWN_REARM_PCT,
   drawdownAlertMessage,
-  profitSharingRate,
   rebateEntry,
   resultEntry,
   tradeEntry,
 } from './rules.ts';
 import type { AccountResult, CashFlow, ClosedTrade, RebateCredit } from '#shared/domain/book-events.ts';
 import type { Deal } from '#shared/domain/deal.ts';
+import type { FeeEntry, FeeTerms } from '#shared/domain/fees.ts';
 import type { Book, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from './port.ts';
 
 /*
@@ -22,12 +23,15 @@ import type { Book, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from '
  * the same functions to the state stored on the account row. Each function is pure.
  */
 
-export const openBook = (accountId: number, accountName: string, category: string): Book => ({
+export const openBook = (accountId: number, accountName: string, category: string, currency: string): Book => ({
   accountId,
   accountName,
   category,
+  currency,
   balance: 0,
+  equity: 0,
   hwm: 0,
+  accrued: 0,
   peak: null,
   inBreach: false,
 });
@@ -43,14 +47,21 @@ export function bookTrade(book: Book, trade: ClosedTrade): { book: Book; deal: D
   };
 }
 
-/** A deposit or withdrawal: the balance, the high-water mark and the drawdown peak move with it. */
-export function bookCashFlow(book: Book, flow: CashFlow): { book: Book; deal: Deal } {
+/**
+ * A deposit or withdrawal: the balance, the high-water mark and the drawdown peak move with it. A
+ * deposit raises the mark by its amount; a withdrawal lowers it by its amount, or, where the terms
+ * say so, in proportion to the basis withdrawn (the balance, or the equity last reported).
+ */
+export function bookCashFlow(book: Book, flow: CashFlow, terms: FeeTerms = defaultTerms(book.category)): { book: Book; deal: Deal } {
   const deal = cashFlowEntry(flow);
+  const perf = terms.performance;
+  const before = perf?.basis === 'balance' || !(book.equity > 0) ? book.balance : book.equity;
   return {
     book: {
       ...book,
       balance: cents(book.balance + deal.amount),
-      hwm: adjustHwmForCashFlow(book.hwm, deal.amount),
+      equity: cents(book.equity + deal.amount),
+      hwm: markAfterCashFlow(book.hwm, deal.amount, perf?.withdrawals ?? 'amount', before),
       peak: (book.peak ?? 0) + deal.amount,
     },
     deal,
@@ -136,26 +147,32 @@ export function endDay(
   };
 }
 
-/** A month ends at this equity: profit sharing on the high-water mark (docs/figures.md H1). */
-export function endMonth(book: Book, month: string, equity: number): { book: Book; sharing: ProfitSharingEntry } {
-  const settled = settleProfitSharing(profitSharingRate(book.category), equity, book.hwm);
-  return {
-    book: { ...book, hwm: settled.hwm },
-    sharing: { accountId: book.accountId, month, fee: cents(settled.fee), balance: cents(book.balance) },
-  };
-}
-
-/** A whole day's close: endDay, and endMonth too when the day is its month's last. */
+/**
+ * A whole day's close under the account's fee terms (the category's default without any): endDay,
+ * the day's fees (closeFeeDay: the management accrual, and at a period's end its charges), and on a
+ * month's last day the month's profit sharing row, the performance fee charged in the month.
+ */
 export function closeDay(
   book: Book,
   day: number,
   equity: number,
-  takenAt?: number,
-): { book: Book; nav: NavEntry; alert: NewAlert | null; sharing: ProfitSharingEntry | null } {
+  takenAt: number = (day + 1) * DAY_S,
+  terms: FeeTerms = defaultTerms(book.category),
+): { book: Book; nav: NavEntry; alert: NewAlert | null; sharing: ProfitSharingEntry | null; fees: FeeEntry[] } {
   const closed = endDay(book, day, equity, takenAt);
-  if (!endsMonth(day)) return { ...closed, sharing: null };
-  const settled = endMonth(closed.book, monthOf(day * DAY_S), equity);
-  return { ...closed, book: settled.book, sharing: settled.sharing };
+  const fees = closeFeeDay(
+    { accountId: book.accountId, currency: book.currency, mark: closed.book.hwm, accrued: closed.book.accrued },
+    terms,
+    day,
+    equity,
+    closed.book.balance,
+    takenAt,
+  );
+  const next = { ...closed.book, equity: cents(equity), hwm: fees.state.mark, accrued: fees.state.accrued };
+  const sharing = endsMonth(day)
+    ? { accountId: book.accountId, month: monthOf(day * DAY_S), fee: fees.performance ?? 0, balance: cents(book.balance) }
+    : null;
+  return { ...closed, book: next, sharing, fees: fees.entries };
 }
 
 /**

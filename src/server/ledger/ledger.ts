@@ -3,6 +3,8 @@ import type { Deal } from '#shared/domain/deal.ts';
 import type { WriteContext } from '#server/broker/port.ts';
 import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook } from './books.ts';
 import { dayOf } from './calendar.ts';
+import { performanceAdjustment, periodOf, termsOn, volumeFees, type TermsVersion } from './fees.ts';
+import type { FeeEntry } from '#shared/domain/fees.ts';
 import type { Book, BooksStore, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from './port.ts';
 import { marginAlert, silenceAlert, type WatchedAccount } from './rules.ts';
 
@@ -26,6 +28,8 @@ export class Ledger {
     private readonly store: BooksStore,
     /** Told after every commit (the cached answers' generation). */
     private readonly onCommit: () => void = () => {},
+    /** epoch seconds: when a late change to a charged period is booked. */
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
   /** Bumped after every committed write of deals: readers cache per-account sums against it. */
@@ -41,12 +45,22 @@ export class Ledger {
     return result;
   }
 
-  /** Closed trades, cash flows, rebates credited and results of the accounts, in order; returns the accounts' balances after them. */
+  /**
+   * Closed trades, cash flows, rebates credited and results of the accounts, in order, under each
+   * account's fee terms of the event's day: a cash flow moves the high-water mark by the terms'
+   * withdrawal rule, a copied trade's legs pay the volume fee, and a result dated in a period whose
+   * performance fee is charged already is adjusted in the period under way. Returns the accounts'
+   * balances after them.
+   */
   async record(ctx: WriteContext, events: readonly BookEvent[]): Promise<Map<number, number>> {
     if (events.length === 0) return new Map();
-    const books = new Map((await this.store.readBooks(ctx, [...new Set(events.map((e) => e.accountId))])).map((b) => [b.accountId, b]));
+    const ids = [...new Set(events.map((e) => e.accountId))];
+    const books = new Map((await this.store.readBooks(ctx, ids)).map((b) => [b.accountId, b]));
+    const terms = await this.store.feeTerms(ctx, ids);
     const deals: Deal[] = [];
     const rebates: RebateEntry[] = [];
+    const fees: FeeEntry[] = [];
+    const late: { accountId: number; at: number; delta: number; ticket: number | null }[] = [];
     for (const e of events) {
       const book = books.get(e.accountId);
       if (!book) throw new Error(`no account ${e.accountId}`);
@@ -55,25 +69,73 @@ export class Ledger {
         books.set(e.accountId, step.book);
         deals.push(step.deal);
         rebates.push(step.rebate);
+        if ('closedAt' in e) fees.push(...volumeFees(e, book.currency, termsOn(terms.get(e.accountId), dayOf(e.openedAt), book.category)));
+        late.push({ accountId: e.accountId, at: step.deal.at, delta: step.deal.kind === 'trade' ? step.deal.net : step.deal.amount, ticket: step.deal.ticket });
       } else if ('kind' in e) {
         const step = bookResult(book, e);
         books.set(e.accountId, step.book);
         deals.push(step.deal);
+        late.push({ accountId: e.accountId, at: step.deal.at, delta: step.deal.amount, ticket: step.deal.ticket });
       } else {
-        const step = bookCashFlow(book, e);
+        const step = bookCashFlow(book, e, termsOn(terms.get(e.accountId), dayOf(e.at), book.category));
         books.set(e.accountId, step.book);
         deals.push(step.deal);
       }
     }
+    fees.push(...(await this.adjustCharged(ctx, books, terms, late, 'booked')));
     await this.store.insertDeals(ctx, deals);
     await this.store.writeBooks(ctx, [...books.values()]);
     await this.store.addRebates(ctx, rebates);
+    await this.store.insertFees(ctx, fees);
     return new Map([...books.values()].map((b) => [b.accountId, b.balance]));
   }
 
   /**
-   * Takes back deals already booked (the broker deleted or changed them), by ticket; returns the
-   * accounts' balances after.
+   * Results dated at or before an account's last performance charge (a deal the broker added,
+   * changed or deleted late): the charge stays as it was; the difference they make to it is booked
+   * as an adjustment in the period under way, and the mark moves by the difference they make to the
+   * charge's mark (performanceAdjustment). `books` is updated in place.
+   */
+  private async adjustCharged(
+    ctx: WriteContext,
+    books: Map<number, Book>,
+    terms: ReadonlyMap<number, TermsVersion[]>,
+    changes: readonly { accountId: number; at: number; delta: number; ticket: number | null }[],
+    op: 'booked' | 'taken back',
+  ): Promise<FeeEntry[]> {
+    const nowS = this.now();
+    const entries: FeeEntry[] = [];
+    for (const accountId of new Set(changes.map((c) => c.accountId))) {
+      let book = books.get(accountId)!;
+      const current = termsOn(terms.get(accountId), dayOf(nowS), book.category);
+      // Only a change dated before the period under way can fall in a charged one.
+      const older = changes.filter((c) => c.accountId === accountId && periodOf(c.at, current.period) !== periodOf(nowS, current.period));
+      if (older.length === 0) continue;
+      const charged = await this.store.lastPerformanceCharge(ctx, accountId);
+      if (!charged) continue;
+      let adjusted = charged.adjusted;
+      for (const [i, c] of older.entries()) {
+        if (c.at > charged.at) continue;
+        const ref = `${charged.period}/${c.ticket ?? c.at}/${op}/${nowS}/${i}`;
+        const step = performanceAdjustment(
+          { ...charged, adjusted },
+          c.delta,
+          { accountId, currency: book.currency, mark: book.hwm, accrued: book.accrued },
+          { period: periodOf(nowS, current.period), ref, at: nowS },
+        );
+        if (!step.entry) continue;
+        adjusted += c.delta;
+        book = { ...book, hwm: step.state.mark };
+        entries.push(step.entry);
+      }
+      books.set(accountId, book);
+    }
+    return entries;
+  }
+
+  /**
+   * Takes back deals already booked (the broker deleted or changed them), by ticket; a result of a
+   * period already charged is adjusted as in `record`. Returns the number of deals taken back.
    */
   async unrecord(ctx: WriteContext, accountId: number, tickets: readonly number[]): Promise<number> {
     const rows = await this.store.dealsByTickets(ctx, accountId, tickets);
@@ -81,14 +143,20 @@ export class Ledger {
     let [book] = await this.store.readBooks(ctx, [accountId]);
     if (!book) throw new Error(`no account ${accountId}`);
     const rebates: RebateEntry[] = [];
+    const late: { accountId: number; at: number; delta: number; ticket: number | null }[] = [];
     for (const row of rows) {
       const step = unbook(book, row);
       book = step.book;
       if (step.rebate) rebates.push(step.rebate);
+      if (row.kind === 'trade') late.push({ accountId, at: row.at, delta: -row.net, ticket: row.ticket });
+      else if (row.kind === 'result' || row.kind === 'rebate') late.push({ accountId, at: row.at, delta: -row.amount, ticket: row.ticket });
     }
+    const books = new Map([[accountId, book]]);
+    const fees = await this.adjustCharged(ctx, books, await this.store.feeTerms(ctx, [accountId]), late, 'taken back');
     await this.store.deleteDealsByTickets(ctx, accountId, rows.map((r) => r.ticket!));
-    await this.store.writeBooks(ctx, [book]);
+    await this.store.writeBooks(ctx, [books.get(accountId)!]);
     await this.store.addRebates(ctx, rebates);
+    await this.store.insertFees(ctx, fees);
     return rows.length;
   }
 
@@ -106,26 +174,31 @@ export class Ledger {
   }
 
   /**
-   * A day ended with the accounts at these figures: NAV rows and drawdown alerts, and profit sharing
+   * A day ended with the accounts at these figures: NAV rows and drawdown alerts, the day's fees under
+   * each account's terms (management accruals; at a period's end, its charges), and profit sharing
    * when it was the month's last day.
    */
   async endDay(ctx: WriteContext, day: number, accounts: readonly AccountFigures[]): Promise<void> {
     const equity = new Map(accounts.map((a) => [a.id, a.equity]));
     const books = (await this.store.readBooks(ctx)).filter((b) => equity.has(b.accountId));
+    const terms = await this.store.feeTerms(ctx, books.map((b) => b.accountId));
     const navs: NavEntry[] = [];
     const alerts: NewAlert[] = [];
     const sharing: ProfitSharingEntry[] = [];
+    const fees: FeeEntry[] = [];
     const after: Book[] = [];
     for (const b of books) {
-      const closed = closeDay(b, day, equity.get(b.accountId)!);
+      const closed = closeDay(b, day, equity.get(b.accountId)!, undefined, termsOn(terms.get(b.accountId), day, b.category));
       navs.push(closed.nav);
       if (closed.alert) alerts.push(closed.alert);
       if (closed.sharing) sharing.push(closed.sharing);
+      fees.push(...closed.fees);
       after.push(closed.book);
     }
     await this.store.insertNav(ctx, navs);
     await this.store.insertAlerts(ctx, alerts);
     await this.store.setProfitSharing(ctx, sharing);
+    await this.store.insertFees(ctx, fees);
     await this.store.writeBooks(ctx, after);
   }
 

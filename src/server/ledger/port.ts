@@ -1,5 +1,7 @@
 import type { Deal } from '#shared/domain/deal.ts';
+import type { FeeEntry } from '#shared/domain/fees.ts';
 import type { WriteContext } from '#server/broker/port.ts';
+import type { ChargedPerformance, TermsVersion } from './fees.ts';
 
 /**
  * The ledger's port: what it reads and writes, in its own vocabulary, and the storage it needs. The
@@ -13,9 +15,14 @@ export interface Book {
   accountId: number;
   accountName: string;
   category: string;
+  currency: string;
   balance: number;
-  /** High-water mark for profit sharing (docs/figures.md H1). */
+  /** The equity the account last reported (its balance where none was): a proportional withdrawal's share is of it. */
+  equity: number;
+  /** High-water mark of the performance fee (docs/fees.md, H1). */
   hwm: number;
+  /** Management fee accrued in the fee period under way, not yet charged. */
+  accrued: number;
   /** Equity peak for drawdown alerts, moved by cash flows but not by trading; null before the first day end. */
   peak: number | null;
   inBreach: boolean;
@@ -41,7 +48,7 @@ export interface RebateEntry {
   balance: number;
 }
 
-/** A month's profit sharing of an account, with its closing balance. */
+/** A month's profit sharing of an account (the performance fee charged in it), with its closing balance. */
 export interface ProfitSharingEntry {
   accountId: number;
   month: string;
@@ -93,6 +100,12 @@ export interface BooksStore {
   lastNavDay(): Promise<number | null>;
   addRebates(ctx: WriteContext, entries: readonly RebateEntry[]): Promise<void>;
   setProfitSharing(ctx: WriteContext, entries: readonly ProfitSharingEntry[]): Promise<void>;
+  /** Every version of these accounts' fee terms, oldest first (none: the category's default terms). */
+  feeTerms(ctx: WriteContext, accountIds: readonly number[]): Promise<Map<number, TermsVersion[]>>;
+  /** Books fee entries; one already booked (same account, kind, type and ref) is left as it is. */
+  insertFees(ctx: WriteContext, entries: readonly FeeEntry[]): Promise<void>;
+  /** The account's last performance charge, with the adjustments booked against it; null before any. */
+  lastPerformanceCharge(ctx: WriteContext, accountId: number): Promise<ChargedPerformance | null>;
   /** Records alerts, in this write, or on their own when `ctx` is null. */
   insertAlerts(ctx: WriteContext | null, alerts: readonly NewAlert[]): Promise<void>;
 }

@@ -10,6 +10,8 @@ import { insertDeals } from '#server/db/deals-repo.ts';
 import { lockFirstStart, writeMarketState } from '#server/db/market-state-repo.ts';
 import { insertNav } from '#server/db/nav-repo.ts';
 import { addRebates, setProfitSharing } from '#server/db/rebates-repo.ts';
+import { insertFees } from '#server/db/fees-repo.ts';
+import type { FeeEntry } from '#shared/domain/fees.ts';
 import { copyLot, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { bookCashFlow, bookTrade, closeDay, endDay, openBook } from '#server/ledger/books.ts';
 import type { Book, NavEntry, ProfitSharingEntry, RebateEntry } from '#server/ledger/port.ts';
@@ -230,6 +232,7 @@ export async function generateHistory(
     const navs: NavEntry[] = [];
     const rebates: RebateEntry[] = [];
     const sharing: ProfitSharingEntry[] = [];
+    const fees: FeeEntry[] = [];
     const alerts: NewAlert[] = [];
     const books: Book[] = [];
     const tradesByAccount = new Map<number, Trade[]>();
@@ -243,7 +246,7 @@ export async function generateHistory(
       const closing = (tradesByAccount.get(acct.id) ?? []).sort((a, b) => a.closedAt - b.closedAt);
       const byOpen = [...closing].sort((a, b) => a.openedAt - b.openedAt);
       const cur = acct.seed.currency;
-      let book = openBook(acct.id, acct.seed.account_name, acct.seed.category);
+      let book = openBook(acct.id, acct.seed.account_name, acct.seed.category, acct.seed.currency);
       let nextFlow = acct.onboard + rng.int(40, 110) * DAY_S;
       let ti = 0;
       let openPtr = 0;
@@ -295,6 +298,7 @@ export async function generateHistory(
           navs.push(ended.nav);
           if (ended.alert) alerts.push(ended.alert);
           if (ended.sharing) sharing.push(ended.sharing);
+          fees.push(...ended.fees);
         }
       }
       books.push({ ...book, hwm: cents(book.hwm) });
@@ -324,6 +328,7 @@ export async function generateHistory(
     await insertNav(tx, navs);
     await addRebates(tx, rebates);
     await setProfitSharing(tx, sharing);
+    await insertFees(tx, fees);
     await insertAlerts(tx, alerts);
     await writeBooks(tx, books, new Map(books.map((b) => [b.accountId, b.balance])));
     await initBridgeState(tx, true, windows[1]![1]);
