@@ -26,7 +26,7 @@ export function CsvButton<T>({ table, build, disabled = false, placement = 'head
     setBusy(true);
     setError(null);
     try {
-      const { downloadCsv } = await import('./csv.ts');
+      const { downloadCsv } = await import('./download-csv.ts');
       downloadCsv(build(Date.now()));
     } catch {
       setError('The CSV file could not be created. Please try again.');

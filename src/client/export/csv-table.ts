@@ -6,20 +6,7 @@
 import { fileSegment } from '#shared/domain/reports.ts';
 import { toFiniteNumber } from '#shared/format/numbers.ts';
 
-/** A field of the file: text, a number written as it is (no grouping, '.' decimal), or nothing (an empty field). */
-export type CsvValue = string | number | null | undefined;
-
-export interface CsvColumn<T> {
-  /** The column's title on the screen. */
-  title: string;
-  value: (row: T) => CsvValue;
-}
-
-export interface CsvTable<T> {
-  fileName: string;
-  columns: readonly CsvColumn<T>[];
-  rows: readonly T[];
-}
+export type { CsvColumn, CsvTable, CsvValue } from '#shared/reports/csv.ts';
 
 /** A number as the API gave it, or null (empty field) when it is missing or not finite. */
 export const csvNumber = (value: unknown): number | null => toFiniteNumber(value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvFileText, toCsv, UTF8_BOM } from './csv.ts';
+import { csvFileText, toCsv, UTF8_BOM } from '#shared/reports/csv.ts';
 import { csvDateTime, csvFileName, csvNameOfPdf, csvNumber, type CsvColumn } from './csv-table.ts';
 
 interface Row {

@@ -1,7 +1,7 @@
 import type { NavCurrencySummary, NavViewRow } from '#shared/domain/nav-view.ts';
 import { navReportFileName } from '#shared/domain/reports.ts';
 import { formatNavMoney } from '#shared/format/money.ts';
-import type { TableReport } from './table-report.ts';
+import type { TableReport } from '#shared/reports/table-report.ts';
 
 export interface NavReportInput {
   portfolio: string;

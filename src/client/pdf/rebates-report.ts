@@ -2,7 +2,7 @@ import type { RebateAggregate, RebateCurrencySummary, RebateGroupBy } from '#sha
 import { monthLabel, rebatesReportFileName } from '#shared/domain/reports.ts';
 import { formatRebateMoney } from '#shared/format/money.ts';
 import { formatPercent } from '#shared/format/numbers.ts';
-import type { TableReport } from './table-report.ts';
+import type { TableReport } from '#shared/reports/table-report.ts';
 
 export interface RebatesReportInput {
   portfolio: string;

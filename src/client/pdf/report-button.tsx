@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import './report-button.css';
-import type { TableReport } from './table-report.ts';
+import type { TableReport } from '#shared/reports/table-report.ts';
 import { feature } from '#client/config/runtime-config.ts';
 
 export interface ReportButtonProps {
@@ -22,7 +22,7 @@ export function ReportButton({ build, disabled, label = 'Download PDF' }: Report
     setBusy(true);
     setError(null);
     try {
-      const { downloadTableReport } = await import('./table-report.ts');
+      const { downloadTableReport } = await import('./download-report.ts');
       await downloadTableReport(build(Date.now()));
     } catch {
       setError('The PDF report could not be created. Please try again.');

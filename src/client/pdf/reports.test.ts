@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { navReport } from './nav-report.ts';
 import { rebatesReport } from './rebates-report.ts';
-import { buildTableReport, pdfText } from './table-report.ts';
+import { buildTableReport, pdfText } from '#shared/reports/table-report.ts';
 
 const navRow = (i: number) => ({
   id: String(i),

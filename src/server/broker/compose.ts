@@ -58,7 +58,7 @@ export async function composeBroker(deps: ComposeDeps, factories: readonly Adapt
   if (unknown.length) {
     throw new Error(`Accounts of source ${unknown.map((s) => `'${s}'`).join(', ')} have no broker adapter (known: ${[...known].join(', ')}).`);
   }
-  const ledger = new Ledger(booksStore(db), () => changes.bump());
+  const ledger = new Ledger(booksStore(db), () => changes.bump(), () => Math.floor(config.market.now() / 1000));
   const built: [string, AdapterInstance][] = [];
   for (const factory of factories) {
     const instance = await factory.create({ db, ledger, bus, config, demo: deps.demo, log, seedDemoUsers: deps.seedDemoUsers });

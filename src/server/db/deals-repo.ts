@@ -1,3 +1,4 @@
+import type { StatementDeal } from '#shared/analytics/statement.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
@@ -155,4 +156,14 @@ export async function dealsAfter(q: Queryable, afterId: number): Promise<(Deal &
 
 export async function deleteDealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<void> {
   if (tickets.length) await q.query('DELETE FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[])', [accountId, [...tickets]]);
+}
+
+/** An account's deals as a statement reads them, oldest first. */
+export async function statementDeals(q: Queryable, accountId: number): Promise<StatementDeal[]> {
+  return q.query<StatementDeal>(
+    `SELECT kind, extract(epoch FROM datetime)::bigint AS at, amount, profit, swap, commission, fee, net, symbol, type, quantity,
+            open_price AS "openPrice", close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt"
+       FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
+    [accountId],
+  );
 }

@@ -89,3 +89,34 @@ export async function feesOf(q: Queryable, accountId: number, fromS: number, toS
     note: r.note,
   }));
 }
+
+/** Every version of an account's terms, oldest first, with who set it and when. */
+export async function termsVersionsOf(
+  q: Queryable,
+  accountId: number,
+): Promise<{ effective_from: string; terms: FeeTerms; set_by: string | null; set_at: number }[]> {
+  return q.query(
+    `SELECT to_char(t.effective_from, 'YYYY-MM-DD') AS effective_from, t.terms, u.username AS set_by,
+            extract(epoch FROM t.set_at)::bigint AS set_at
+       FROM fee_terms t LEFT JOIN users u ON u.id = t.set_by
+      WHERE t.account_id = $1 ORDER BY t.effective_from`,
+    [accountId],
+  );
+}
+
+/** An account's high-water mark and management fee accrued now. */
+export async function feeStateOf(q: Queryable, accountId: number): Promise<{ hwm: number; accrued: number }> {
+  const [row] = await q.query<{ hwm: number; accrued: number }>('SELECT hwm, fee_accrued AS accrued FROM accounts WHERE id = $1', [accountId]);
+  return row ?? { hwm: 0, accrued: 0 };
+}
+
+/** An account's performance entries (charges and adjustments) before an instant, oldest first: where its mark stood after each. */
+export async function markHistory(q: Queryable, accountId: number, beforeS: number): Promise<{ at: number; markAfter: number }[]> {
+  return q.query(
+    `SELECT extract(epoch FROM at)::bigint AS at, mark_after AS "markAfter" FROM fee_entries
+      WHERE account_id = $1 AND kind = 'performance' AND entry IN ('charge', 'adjustment') AND mark_after IS NOT NULL
+        AND at < to_timestamp($2)
+      ORDER BY at, id`,
+    [accountId, beforeS],
+  );
+}

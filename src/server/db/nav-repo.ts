@@ -100,3 +100,12 @@ export async function navSeriesOf(q: Queryable, accountId: number): Promise<{ da
     [accountId],
   );
 }
+
+/** An account's end-of-day rows in a range of days (both included), oldest first. */
+export async function navRowsOf(q: Queryable, accountId: number, fromDay: number, toDay: number): Promise<{ day: number; balance: number; equity: number }[]> {
+  return q.query(
+    `SELECT (day - DATE '1970-01-01')::int AS day, balance, equity FROM nav_snapshots
+      WHERE account_id = $1 AND day BETWEEN DATE '1970-01-01' + $2::int AND DATE '1970-01-01' + $3::int ORDER BY day`,
+    [accountId, fromDay, toDay],
+  );
+}

@@ -274,3 +274,36 @@ export function termsOn(versions: readonly TermsVersion[] | undefined, day: numb
   for (const v of versions ?? []) if (v.fromDay <= day) found = v.terms;
   return found ?? defaultTerms(category);
 }
+
+/**
+ * Where the high-water mark stood at an instant: after the last performance charge or adjustment
+ * before it, moved by the deposits and withdrawals since under the terms of their day (a
+ * proportional withdrawal's share taken of the balance before it, the equity of a past instant not
+ * being kept). `moves` are all the account's deals' effects on the balance, oldest first.
+ */
+export function markAt(
+  atS: number,
+  marks: readonly { at: number; markAfter: number }[],
+  moves: readonly { at: number; money: number; cashFlow: boolean }[],
+  versions: readonly TermsVersion[] | undefined,
+  category: string,
+): number {
+  let mark = 0;
+  let since = -Infinity;
+  for (const e of marks) {
+    if (e.at < atS) {
+      mark = e.markAfter;
+      since = e.at;
+    }
+  }
+  let balance = 0;
+  for (const m of moves) {
+    if (m.at >= atS) break;
+    if (m.cashFlow && m.at >= since) {
+      const rule = termsOn(versions, Math.floor(m.at / DAY_S), category).performance?.withdrawals ?? 'amount';
+      mark = markAfterCashFlow(mark, m.money, rule, balance);
+    }
+    balance += m.money;
+  }
+  return cents(mark);
+}

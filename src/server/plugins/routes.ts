@@ -17,6 +17,7 @@ import { authRoutes } from '#server/routes/auth-routes.ts';
 import { bridgeRoutes } from '#server/routes/bridge-routes.ts';
 import { clientConfigRoutes } from '#server/routes/client-config-routes.ts';
 import { copyRoutes } from '#server/routes/copy-routes.ts';
+import { feesRoutes } from '#server/routes/fees-routes.ts';
 import { liveRoutes } from '#server/routes/live-routes.ts';
 import { pushRoutes } from '#server/routes/push-routes.ts';
 import { rebatesRoutes } from '#server/routes/rebates-routes.ts';
@@ -27,6 +28,7 @@ import { AccountsService } from '#server/services/accounts-service.ts';
 import { AuthService } from '#server/services/auth-service.ts';
 import { BridgeService } from '#server/services/bridge-service.ts';
 import { CopyService } from '#server/services/copy-service.ts';
+import { FeesService } from '#server/services/fees-service.ts';
 import { LiveService } from '#server/services/live-service.ts';
 import { OpsService } from '#server/services/ops-service.ts';
 import type { PushService } from '#server/services/push-service.ts';
@@ -65,6 +67,7 @@ export const routesPlugin = fp<RoutesOptions>(
     await app.register(tradingRoutes, { trading: new TradingService({ db, market, copier: orders, excursions, changes }), idempotent, changes });
     await app.register(copyRoutes, { copy: new CopyService({ db, market, orders, changes, now: config.market.now }), idempotent, changes });
     await app.register(rebatesRoutes, { rebates: new RebatesService(db), changes });
+    await app.register(feesRoutes, { fees: new FeesService(db, market, changes, config.market.now), idempotent });
     // The adapters' own routes (the terminal agents' ingest API and statement import).
     for (const routes of broker.routes) await app.register(routes);
     await app.register(liveRoutes, { store: authStore, live: new LiveService(hub, market), allowedOrigins: config.allowedOrigins ?? [] });

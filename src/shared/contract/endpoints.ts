@@ -36,6 +36,7 @@ import {
 import { CreateRelationBody, RelationParams, RelationResponse, RelationsQuery, RelationsResponse, UpdateRelationBody } from './copy-relations.ts';
 import { AllowedPairsBody, AllowedPairsResponse, CopyRulesResponse } from './copy-rules.ts';
 import { HistoricalDealsQuery, HistoricalDealsResponse } from './deals.ts';
+import { FeesQuery, FeesResponse, FeeTermsQuery, FeeTermsResponse, SetFeeTermsBody, StatementQuery, StatementResponse } from './fees.ts';
 import { HistoricalInfosQuery, HistoricalNavResponse } from './nav.ts';
 import { CloseBySymbolBody, SetTpSlBody } from './positions.ts';
 import {
@@ -107,6 +108,12 @@ export const endpoints = {
   copyGrowth: endpoint({ method: 'GET', path: '/api/copy/growth', query: CopyGrowthQuery, response: CopyGrowthResponse }),
   riskLimits: endpoint({ method: 'PUT', path: '/api/risk/limits', body: RiskLimitsBody, response: MessageResponse }),
   equityStop: endpoint({ method: 'PUT', path: '/api/risk/equity-stop', body: EquityStopBody, response: MessageResponse }),
+
+  // Fees and statements. A statement's `format=pdf|csv` answers a file; `format=json`, this schema.
+  feeTerms: endpoint({ method: 'GET', path: '/api/fees/terms', query: FeeTermsQuery, response: FeeTermsResponse }),
+  setFeeTerms: endpoint({ method: 'PUT', path: '/api/fees/terms', body: SetFeeTermsBody, response: MessageResponse }),
+  fees: endpoint({ method: 'GET', path: '/api/fees', query: FeesQuery, response: FeesResponse }),
+  statement: endpoint({ method: 'GET', path: '/api/statements', query: StatementQuery, response: StatementResponse }),
 
   // Alerts pushed to the caller's phones (Web Push)
   vapidKey: endpoint({ method: 'GET', path: '/api/push/vapid-public-key', query: NoQuery, response: VapidKeyResponse }),

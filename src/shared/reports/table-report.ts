@@ -1,8 +1,9 @@
 /**
  * PDF reports made of a title, the period, a summary-by-currency table and a detailed table, with
- * 'Page X of Y' on every page (docs/product.md#constants). jsPDF and jspdf-autotable are imported only when a report
- * is asked for, so they stay out of the pages' bundles. A report is built from the data the page
- * already holds, so it works offline from the last stored responses.
+ * 'Page X of Y' on every page (docs/product.md#constants), and any further titled tables after them.
+ * jsPDF and jspdf-autotable are imported only when a report is asked for, so they stay out of the
+ * pages' bundles. The app builds its reports from the data a page already holds (they work offline);
+ * the server builds the investor statements with the same function.
  */
 export interface ReportTable {
   head: string[];
@@ -22,6 +23,8 @@ export interface TableReport {
   summary: ReportTable;
   detailTitle: string;
   detail: ReportTable;
+  /** Further tables, each under its title, after the detail. */
+  more?: readonly { title: string; table: ReportTable }[];
 }
 
 /**
@@ -83,15 +86,17 @@ export async function buildTableReport(report: TableReport) {
   doc.text(pdfText(report.summaryTitle), MARGIN, y + 10);
   autoTable(doc, { ...common, ...clean(report.summary), startY: y + 13 });
 
-  y = lastY() + 10;
-  doc.setFont('helvetica', 'bold');
-  doc.setFontSize(12);
-  if (y > pageHeight - 40) {
-    doc.addPage();
-    y = MARGIN + 6;
+  for (const { title, table } of [{ title: report.detailTitle, table: report.detail }, ...(report.more ?? [])]) {
+    let top = lastY() + 10;
+    doc.setFont('helvetica', 'bold');
+    doc.setFontSize(12);
+    if (top > pageHeight - 40) {
+      doc.addPage();
+      top = MARGIN + 6;
+    }
+    doc.text(pdfText(title), MARGIN, top);
+    autoTable(doc, { ...common, ...clean(table), startY: top + 3 });
   }
-  doc.text(pdfText(report.detailTitle), MARGIN, y);
-  autoTable(doc, { ...common, ...clean(report.detail), startY: y + 3 });
 
   // Footers last, once the page count is known.
   const pages = doc.getNumberOfPages();
@@ -106,8 +111,3 @@ export async function buildTableReport(report: TableReport) {
   return doc;
 }
 
-/** Builds the report and hands it to the browser as a download named report.fileName. */
-export async function downloadTableReport(report: TableReport): Promise<void> {
-  const doc = await buildTableReport(report);
-  doc.save(report.fileName);
-}

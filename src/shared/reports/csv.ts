@@ -1,9 +1,24 @@
 /**
- * Tables as CSV files (RFC 4180), written by papaparse's `unparse`. Loaded on demand by the CSV
- * buttons (dynamic import), so neither this module nor papaparse is in any screen's first load.
+ * Tables as CSV files (RFC 4180), written by papaparse's `unparse`: the app's CSV buttons load it on
+ * demand (dynamic import), so neither this module nor papaparse is in any screen's first load; the
+ * server writes the investor statements with it.
  */
 import Papa from 'papaparse';
-import type { CsvTable, CsvValue } from './csv-table.ts';
+
+/** A field of the file: text, a number written as it is (no grouping, '.' decimal), or nothing (an empty field). */
+export type CsvValue = string | number | null | undefined;
+
+export interface CsvColumn<T> {
+  /** The column's title. */
+  title: string;
+  value: (row: T) => CsvValue;
+}
+
+export interface CsvTable<T> {
+  fileName: string;
+  columns: readonly CsvColumn<T>[];
+  rows: readonly T[];
+}
 
 /** Lets Excel read the file as UTF-8 (accents, '€'); other readers skip it. */
 export const UTF8_BOM = '\uFEFF';
@@ -44,20 +59,3 @@ export function csvFileText<T>(table: Pick<CsvTable<T>, 'columns' | 'rows'>): st
   return `${UTF8_BOM}${toCsv(table)}\r\n`;
 }
 
-/** How long the file's object URL lives: the browser may read it after the click returns. */
-const REVOKE_AFTER_MS = 40_000;
-
-/** Builds the file and hands it to the browser as a download named table.fileName. */
-export function downloadCsv<T>(table: CsvTable<T>): void {
-  const blob = new Blob([csvFileText(table)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = table.fileName;
-  link.rel = 'noopener';
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
-}

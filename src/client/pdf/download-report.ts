@@ -1,0 +1,7 @@
+import { buildTableReport, type TableReport } from '#shared/reports/table-report.ts';
+
+/** Builds the report and hands it to the browser as a download named report.fileName. */
+export async function downloadTableReport(report: TableReport): Promise<void> {
+  const doc = await buildTableReport(report);
+  doc.save(report.fileName);
+}
