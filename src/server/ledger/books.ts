@@ -166,7 +166,8 @@ export function closeDay(
     day,
     equity,
     closed.book.balance,
-    takenAt,
+    // The day's last second: a month's charge is dated in its month.
+    takenAt - 1,
   );
   const next = { ...closed.book, equity: cents(equity), hwm: fees.state.mark, accrued: fees.state.accrued };
   const sharing = endsMonth(day)
