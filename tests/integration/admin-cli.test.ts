@@ -80,6 +80,7 @@ class Flow {
     try {
       await this.register();
       await this.copies();
+      await this.fees();
       await this.revoke();
       // What the database refuses, once: on PostgreSQL when it is configured (in parallel), else on
       // PGlite (one process at a time may open it).
@@ -209,6 +210,30 @@ class Flow {
     // Ended, the relation stays in the history; the follower may copy again.
     expect(await this.ok(['copy', 'list', '--all', 'yes'])).toMatch(new RegExp(`${FOLLOWER}\\s+${MASTER}.*Z\\s+\\d{4}-`));
     expect(await this.ok(['copy', 'add', '--master', MASTER, '--follower', FOLLOWER, '--fixed', '0.1'])).toMatch(`${FOLLOWER} now copies ${MASTER} by fixed 0.1`);
+  }
+
+  /** Fee terms set with the fees commands: the API's schema and checks, audited, seen by the server. */
+  private async fees(): Promise<void> {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await this.ok(['fees', 'show', '--account', FOLLOWER])).toMatch(/^In force today: monthly; performance (25|20) % on equity, withdrawals by amount; no management fee; no volume fee \(the category default\)/);
+    expect(
+      await this.ok(['fees', 'set', '--account', FOLLOWER, '--from', tomorrow, '--period', 'quarterly', '--performance', '0.3', '--withdrawals', 'proportional', '--management', '0.015']),
+    ).toMatch(`Fee terms of PP Follower set from ${tomorrow}. quarterly; performance 30 % on equity, withdrawals in proportion; management 1.5 % a year; no volume fee.`);
+    await this.refused(['fees', 'set', '--account', FOLLOWER, '--from', '2020-01-01', '--performance', '0.2'], 1, /never retroactive/);
+    await this.refused(['fees', 'set', '--account', FOLLOWER, '--from', tomorrow, '--performance', '2'], 2, /performance\.rate must be at most 1/);
+    await this.refused(['fees', 'set', '--account', FOLLOWER, '--from', tomorrow], 2, /Give at least one fee/);
+    await this.refused(['fees', 'set', '--account', '99999999@Pepperstone-Live01', '--from', tomorrow, '--volume', '30'], 1, /^Unknown account 99999999@Pepperstone-Live01/);
+    expect(await this.ok(['fees', 'show', '--account', FOLLOWER])).toMatch(new RegExp(`${tomorrow}\\s+quarterly; performance 30 %.*admin cli`));
+
+    await this.withApp(async (app) => {
+      const key = (await signIn(app)).json<{ data: { api_key: string } }>().data.api_key;
+      const res = await app.inject({ method: 'GET', url: `/api/fees/terms?account=${encodeURIComponent(FOLLOWER.split('@')[0]!)}`, headers: { 'x-api-key': key } });
+      expect(res.json<{ data: { versions: unknown[] } }>().data.versions).toEqual([
+        expect.objectContaining({ effective_from: tomorrow, set_by: null, terms: { period: 'quarterly', performance: { rate: 0.3, basis: 'equity', withdrawals: 'proportional' }, management: { annual_rate: 0.015 }, volume: null } }),
+      ]);
+      const audit = await app.db.query<{ via: string }>("SELECT detail->>'via' AS via FROM audit_log WHERE action = 'fees.terms'");
+      expect(audit).toEqual([{ via: 'admin cli' }]);
+    });
   }
 
   /** The key is refused once revoked, and the user once disabled. */

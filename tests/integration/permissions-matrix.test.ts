@@ -45,7 +45,14 @@ describe.each(BACKENDS)('permissions of every read and socket, per demo user (%s
   it('accounts of another portfolio are answered like unknown ones by account-level reads', async () => {
     const all = await http<{ data: { account_id: string; teiko_category: string }[] }>(server, 'GET', '/api/brokers/accounts/info', { key: keys.admin });
     const amc = all.body.data.find((a) => a.teiko_category === 'AMC')!.account_id;
-    for (const path of [`/api/brokers/accounts/max-drawdown?account=${amc}`, `/api/brokers/historical-deals?account=${amc}`]) {
+    for (const path of [
+      `/api/brokers/accounts/max-drawdown?account=${amc}`,
+      `/api/brokers/historical-deals?account=${amc}`,
+      `/api/fees/terms?account=${amc}`,
+      `/api/fees?account=${amc}&period=2026-10`,
+      `/api/statements?account=${amc}&period=2026-10&format=json`,
+      `/api/statements?account=${amc}&period=2026-10&format=pdf`,
+    ]) {
       expect((await http(server, 'GET', path, { key: keys.admin })).status).toBe(200);
       const unknown = await http(server, 'GET', path.replace(amc, 'no-such-account'), { key: keys.manager });
       expect(unknown.status).toBe(404);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
 import { connect, ticket } from './helpers/ws.ts';
 
-type Kind = 'money' | 'ratio' | 'measure' | 'price' | 'integer';
+type Kind = 'money' | 'accrual' | 'ratio' | 'measure' | 'price' | 'rate' | 'integer';
 
 const KINDS: Record<Kind, readonly string[]> = {
   money: [
@@ -17,12 +17,17 @@ const KINDS: Record<Kind, readonly string[]> = {
     'pnl_2_days_currency', 'pnl_7_days_currency', 'profit', 'profit_currency', 'swap', 'swap_currency', 'quantity_currency', 'fee',
     'fee_currency', 'commission', 'commission_currency', 'rebate', 'commissions', 'average_win', 'average_loss', 'expectancy',
     'max_drawdown_money', 'profit_sharing_amount', 'slippage_cost', 'slippage_cost_eur', 'avg_slippage_cost_eur', 'cost_eur',
-    'exposure', 'exposure_eur', 'equity_stop',
+    'exposure', 'exposure_eur', 'equity_stop', 'mark', 'accrued', 'mark_before', 'mark_after', 'mark_start', 'mark_end', 'basis', 'charged',
+    'opening_balance', 'opening_equity', 'closing_balance', 'closing_equity', 'deposits', 'withdrawals', 'closed_pl', 'broker_fees', 'rebates',
+    'other_results', 'net',
   ],
+  /** A fee entry's amount: an accrual keeps 6 decimals (docs/fees.md), a charge is to the cent. */
+  accrual: ['amount'],
   ratio: [
     'equity_perc', 'margin_level', 'max_drawdown_percentage', 'longs_won', 'shorts_won', 'profit_factor', 'max_drawdown', 'growth',
     'sharpe_ratio', 'sortino_ratio', 'equity_drawdown', 'recovery_factor', 'command_success_pct', 'follower_growth', 'master_growth',
     'tracking_difference', 'size_ratio', 'max_drawdown_pct', 'min_margin_level_pct', 'copy_ratio', 'limit', 'ratio', 'multiplier',
+    'twr_pct', 'mwr_pct',
   ],
   measure: [
     'quantity', 'lots', 'ping', 'exec_duration_ms', 'avgMae', 'medianMae', 'avgMfe', 'medianMfe', 'avg_mae', 'median_mae', 'avg_mfe',
@@ -30,10 +35,13 @@ const KINDS: Record<Kind, readonly string[]> = {
     'worst_entry_slippage_pips', 'avg_delay_ms', 'worst_delay_ms', 'delay_ms',
   ],
   price: ['open_price', 'open_price_currency', 'close_price', 'price_open', 'price_current', 'sl', 'tp', 'breakeven', 'breakevenMax', 'breakevenMin'],
+  /** Fee rates, as a write user set them. */
+  rate: ['rate', 'annual_rate', 'usd_per_million'],
   integer: [
     'id', 'timestamp', 'datetime', 'last_update', 'time', 'win', 'loss', 'return_days', 'date_day', 'count', 'legs', 'opened_at', 'at',
     'from', 'copied', 'missed', 'duplicates', 'manual', 'inferred_links', 'trades', 'last_update_age_s', 'changed_at', 'expires_at',
     'uptime_s', 'available_dates', 'page', 'page_size', 'total', 'started_at', 'ended_at', 'equity_stopped_at', 'relation_id', 'devices',
+    'closed_at', 'set_at',
   ],
 };
 /** A series point's `value` is what its series is. */
@@ -41,7 +49,7 @@ const SERIES: Record<string, Kind> = {
   balance: 'money', profit: 'money', growth: 'ratio', drawdown: 'ratio', volume: 'measure', follower: 'ratio', master: 'ratio', breaches: 'ratio',
 };
 const KIND_OF = new Map(Object.entries(KINDS).flatMap(([kind, names]) => names.map((n) => [n, kind as Kind])));
-const DECIMALS: Record<Kind, number> = { money: 2, ratio: 4, measure: 4, price: Infinity, integer: 0 };
+const DECIMALS: Record<Kind, number> = { money: 2, accrual: 6, ratio: 4, measure: 4, price: Infinity, rate: Infinity, integer: 0 };
 
 const decimals = (x: number) => {
   // The shortest text that reads back as the same number: what JSON carries.
@@ -99,6 +107,8 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
     const accounts = (await get('/api/brokers/accounts/info')) as { data: { account_id: string; is_master: boolean }[] };
     const nav = (await get('/api/brokers/accounts/historical_infos')) as { available_dates: Record<string, number[]> };
     const followers = accounts.data.filter((a) => !a.is_master);
+    // The demo's history, and today.
+    const since = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
     const paths: Record<string, string[]> = {
       '/api/brokers/accounts/info': ['/api/brokers/accounts/info', '/api/brokers/accounts/info?only_broker_name=true'],
       '/api/brokers/accounts/historical-losses': ['/api/brokers/accounts/historical-losses'],
@@ -121,6 +131,9 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
       '/api/audit': ['/api/audit'],
       '/api/push/vapid-public-key': ['/api/push/vapid-public-key'],
       '/api/push/preferences': ['/api/push/preferences'],
+      '/api/fees/terms': accounts.data.map((a) => `/api/fees/terms?account=${a.account_id}`),
+      '/api/fees': accounts.data.map((a) => `/api/fees?account=${a.account_id}&from=${since}`),
+      '/api/statements': accounts.data.map((a) => `/api/statements?account=${a.account_id}&from=${since}&format=json`),
       '/health': ['/health'],
       '/ready': ['/ready'],
     };

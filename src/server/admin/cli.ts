@@ -6,8 +6,9 @@ import type { Database } from '#server/db/database.ts';
 import { CliError, splitArgs } from './args.ts';
 import { COMMANDS as BASE_COMMANDS, isUniqueViolation, type Command } from './commands.ts';
 import { COPY_COMMANDS } from './copy-commands.ts';
+import { FEE_COMMANDS } from './fee-commands.ts';
 
-const COMMANDS: readonly Command[] = [...BASE_COMMANDS, ...COPY_COMMANDS];
+const COMMANDS: readonly Command[] = [...BASE_COMMANDS, ...COPY_COMMANDS, ...FEE_COMMANDS];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${[c.area, c.verb, c.synopsis].filter(Boolean).join(' ')}\n      ${c.help}`);

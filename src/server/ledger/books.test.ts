@@ -202,7 +202,7 @@ describe('a day ends', () => {
   });
 });
 
-describe('a month ends: profit sharing on the high-water mark (docs/fees.md H1, 25 %)', () => {
+describe('a month ends: profit sharing on the high-water mark (docs/figures.md H1, 25 %)', () => {
   // consolidate accounts pay 25 %. Their last days: 30 September, 31 October, 30 November 2026.
   const h1 = (over: Partial<Book>) => book({ category: 'consolidate', balance: 100_000, ...over });
   const OCT31 = DAY + 31;

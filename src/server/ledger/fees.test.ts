@@ -6,7 +6,7 @@ import { DAY_S } from './calendar.ts';
 import { closeFeeDay, defaultTerms, endsPeriod, managementAccrual, markAfterCashFlow, performanceAdjustment, periodOf, termsOn, volumeFees } from './fees.ts';
 import type { Book } from './port.ts';
 
-/* The hand-worked examples of docs/fees.md, one test each; the figures are worked there by hand. */
+/* The hand-worked examples F1–F7 of docs/figures.md, one test each; the figures are worked there by hand. */
 
 const day = (y: number, m: number, d: number): number => Date.UTC(y, m - 1, d) / 1000 / DAY_S;
 const perf = (rate: number, over: Partial<NonNullable<FeeTerms['performance']>> = {}): FeeTerms => ({

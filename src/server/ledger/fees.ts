@@ -7,7 +7,7 @@ import { DAY_S, endsMonth } from './calendar.ts';
 import { profitSharingRate } from './rules.ts';
 
 /*
- * The fee rules (docs/fees.md), each a pure function: the ledger applies them to the books stored on
+ * The fee rules (docs/figures.md, "Fees under a follower's terms"), each a pure function: the ledger applies them to the books stored on
  * the account row, the simulated history replays them in memory.
  */
 

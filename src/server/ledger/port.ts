@@ -19,7 +19,7 @@ export interface Book {
   balance: number;
   /** The equity the account last reported (its balance where none was): a proportional withdrawal's share is of it. */
   equity: number;
-  /** High-water mark of the performance fee (docs/fees.md, H1). */
+  /** High-water mark of the performance fee (docs/figures.md H1). */
   hwm: number;
   /** Management fee accrued in the fee period under way, not yet charged. */
   accrued: number;

@@ -8,9 +8,10 @@ import { buildTableReport } from '#shared/reports/table-report.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import type { AccountRef } from '#server/db/accounts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
-import type { Database } from '#server/db/database.ts';
+import type { Database, Queryable } from '#server/db/database.ts';
 import { statementDeals } from '#server/db/deals-repo.ts';
-import { feesOf, feeStateOf, markHistory, saveTerms, termsHistory, termsVersionsOf } from '#server/db/fees-repo.ts';
+import { feesOf, feeStateOf, markHistory, termsHistory, termsVersionsOf } from '#server/db/fees-repo.ts';
+import { dayOfIsoDay, setFeeTerms } from '#server/fees/fee-terms.ts';
 import { navRowsOf } from '#server/db/nav-repo.ts';
 import { badRequest } from '#server/http/errors.ts';
 import { DAY_S } from '#server/ledger/calendar.ts';
@@ -22,8 +23,6 @@ import { findAccount } from './account-lookup.ts';
 /** The longest range a fee list or a statement covers. */
 export const MAX_RANGE_DAYS = 3_700;
 
-const isoOf = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
-const dayOfIso = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY_S;
 
 /** A statement's file: its bytes and how to serve them. */
 export interface StatementFile {
@@ -66,7 +65,7 @@ export class FeesService {
     const versions = await termsVersionsOf(this.db, ref.id);
     const history = (await termsHistory(this.db, [ref.id])).get(ref.id);
     const today = this.today();
-    const inForce = [...versions].reverse().find((v) => dayOfIso(v.effective_from) <= today) ?? null;
+    const inForce = [...versions].reverse().find((v) => dayOfIsoDay(v.effective_from) <= today) ?? null;
     const state = await feeStateOf(this.db, ref.id);
     return {
       data: {
@@ -82,17 +81,11 @@ export class FeesService {
   /** Sets an account's terms from a day on (today or later: never retroactive), audited. */
   async setTerms(user: SessionUser, body: z.output<typeof SetFeeTermsBody>, log: FastifyBaseLogger) {
     const ref = await findAccount(this.db, user, body.account);
-    const from = dayOfIso(body.effective_from);
-    if (from < this.today()) {
-      throw badRequest(`effective_from must be today (${isoOf(this.today())}) or later: fee terms are never retroactive.`);
-    }
-    await this.db.transaction(async (tx) => {
-      await saveTerms(tx, ref.id, from, body.terms, user.id);
-      await audit(tx, user.id, 'fees.terms', { account_id: ref.account_id, effective_from: body.effective_from, terms: body.terms });
-    });
+    const actor = { userId: user.id, audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };
+    const message = await setFeeTerms(this.db, actor, ref, body.effective_from, body.terms, this.today());
     this.changes.bump();
     log.info({ account: ref.account_id, effective_from: body.effective_from }, 'fee terms set');
-    return { message: `Fee terms of ${ref.account_name} set from ${body.effective_from}.` };
+    return { message };
   }
 
   private range(q: { period?: string | undefined; from?: string | undefined; to?: string | undefined }): DayRange {

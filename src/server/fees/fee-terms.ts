@@ -1,0 +1,49 @@
+import type { FeeTerms } from '#shared/domain/fees.ts';
+import type { Database, Queryable } from '#server/db/database.ts';
+import { saveTerms } from '#server/db/fees-repo.ts';
+import { badRequest } from '#server/http/errors.ts';
+
+/**
+ * Setting a follower's fee terms, the one way the API and the admin CLI both take (docs/fees.md):
+ * from a day on, today (UTC) or later, never retroactive; terms already set for that day are
+ * replaced; audited in the same transaction.
+ */
+
+const DAY_S = 86_400;
+export const isoDayOf = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
+export const dayOfIsoDay = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY_S;
+
+/** Who sets terms: a signed-in user (audited under their id) or the operator at the CLI. */
+export interface FeeActor {
+  userId: number | null;
+  audit: (tx: Queryable, action: string, detail: object) => Promise<void>;
+}
+
+export async function setFeeTerms(
+  db: Database,
+  actor: FeeActor,
+  account: { id: number; account_id: string; account_name: string },
+  effectiveFrom: string,
+  terms: FeeTerms,
+  today: number,
+): Promise<string> {
+  if (dayOfIsoDay(effectiveFrom) < today) {
+    throw badRequest(`effective_from must be today (${isoDayOf(today)}) or later: fee terms are never retroactive.`);
+  }
+  await db.transaction(async (tx) => {
+    await saveTerms(tx, account.id, dayOfIsoDay(effectiveFrom), terms, actor.userId);
+    await actor.audit(tx, 'fees.terms', { account_id: account.account_id, effective_from: effectiveFrom, terms });
+  });
+  return `Fee terms of ${account.account_name} set from ${effectiveFrom}.`;
+}
+
+/** The terms as a line: 'monthly; performance 25 % on equity, withdrawals by amount; management 2 % a year; no volume fee'. */
+export function termsText(t: FeeTerms): string {
+  const pct = (x: number) => `${Math.round(x * 1e6) / 1e4} %`;
+  const perf = t.performance
+    ? `performance ${pct(t.performance.rate)} on ${t.performance.basis}, withdrawals ${t.performance.withdrawals === 'amount' ? 'by amount' : 'in proportion'}`
+    : 'no performance fee';
+  const mgmt = t.management ? `management ${pct(t.management.annual_rate)} a year` : 'no management fee';
+  const vol = t.volume ? `volume ${t.volume.usd_per_million} USD per million` : 'no volume fee';
+  return `${t.period}; ${perf}; ${mgmt}; ${vol}`;
+}
