@@ -2,7 +2,7 @@ import type { StatementData } from '#shared/contract/fees.ts';
 import { fileSegment } from '#shared/domain/reports.ts';
 import { formatDateFr, formatDayFr } from '#shared/format/dates.ts';
 import { formatRebateMoney } from '#shared/format/money.ts';
-import { formatPercent } from '#shared/format/numbers.ts';
+import { formatPercent, formatProfit, formatQuantity } from '#shared/format/numbers.ts';
 import { toCsv, UTF8_BOM, type CsvColumn } from './csv.ts';
 import type { TableReport } from './table-report.ts';
 
@@ -75,21 +75,21 @@ export function statementReport(s: StatementData, generatedAt: number): TableRep
     },
     more: [
       {
-        title: `Closed trades (${s.trades.length})`,
+        title: `Closed trades (${s.trades.length}), in ${s.account.currency}`,
         table: {
-          head: ['Closed', 'Symbol', 'Type', 'Lots', 'Open', 'Close', 'Profit', 'Swap', 'Comm.', 'Net'],
+          head: ['Closed (UTC)', 'Symbol', 'Type', 'Lots', 'Open', 'Close', 'Profit', 'Swap', 'Comm. + fees', 'Net'],
           body: s.trades.length
             ? s.trades.map((t) => [
                 formatDateFr(t.closed_at, 'UTC'),
                 t.symbol,
                 t.type,
-                String(t.quantity),
+                formatQuantity(t.quantity),
                 t.open_price === null ? '—' : String(t.open_price),
                 t.close_price === null ? '—' : String(t.close_price),
-                money(t.profit, s.account.currency),
-                money(t.swap, s.account.currency),
-                money(t.commission + t.fee, s.account.currency),
-                money(t.net, s.account.currency),
+                formatProfit(t.profit),
+                formatProfit(t.swap),
+                formatProfit(t.commission + t.fee),
+                formatProfit(t.net),
               ])
             : [['No trade closed in this period', '', '', '', '', '', '', '', '', '']],
           rightAligned: [3, 4, 5, 6, 7, 8, 9],

@@ -19,6 +19,7 @@ import { accountsByBroker, effectiveAccountId } from './account-groups.ts';
 import { AccountDistributionPanel } from './panels/account-distribution-panel.tsx';
 import { AccountInfoPanel } from './panels/account-info-panel.tsx';
 import { AccountStatsPanel } from './panels/account-stats-panel.tsx';
+import { FeesPanel } from './panels/fees-panel.tsx';
 import { HistoricalTradesPanel } from './panels/historical-trades-panel.tsx';
 import { LiveTradesPanel } from './panels/live-trades-panel.tsx';
 import { PerformancePanel } from './panels/performance-panel.tsx';
@@ -124,6 +125,7 @@ function AccountPanels({ account, scope, canReadRebate, canWrite }: { account: A
       {stage < 4 ? null : (
         <HistoricalTradesPanel isPending={dealsPending} isError={deals.isError} data={dealsData} showRebate={canReadRebate} wide={wide} />
       )}
+      {stage < 4 ? null : <FeesPanel accountId={accountId} accountName={account.account_name} currency={account.currency} canWrite={canWrite} />}
     </div>
   );
 }
