@@ -10,6 +10,7 @@ import { feeKeys, feeMutations, feeQueries, fetchStatement, STATEMENT_FAILED, ty
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { feature } from '#client/config/runtime-config.ts';
 import { FigureList, type Figure } from '#client/ui/figure-list.tsx';
+import { saveFile } from '#client/export/save-file.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
@@ -524,23 +525,6 @@ function PeriodChooser({
       </p>
     </div>
   );
-}
-
-/** How long the file's object URL lives: the browser may read it after the click returns. */
-const REVOKE_AFTER_MS = 40_000;
-
-/** Hands a file to the browser as a download, like the CSV export does. */
-function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
 }
 
 const DownloadIcon = () => (
