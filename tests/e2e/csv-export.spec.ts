@@ -58,7 +58,7 @@ async function readCsv(download: Download): Promise<CsvFile> {
 /** Clicks the CSV button, checks the CSV code was not loaded before it, and returns the file. */
 async function exportCsv(page: Page, name: string): Promise<CsvFile> {
   const csvChunks = () =>
-    page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /\/assets\/csv-[\w-]+\.js$/.test(e.name)).length);
+    page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /\/assets\/download-csv-[\w-]+\.js$/.test(e.name)).length);
   const button = page.getByRole('button', { name }).first();
   await expect(button).toBeEnabled();
   // The writer and papaparse are in no screen's chunks: they load on the first click.
