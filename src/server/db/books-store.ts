@@ -4,7 +4,7 @@ import { insertAlerts } from './alerts-repo.ts';
 import type { Database } from './database.ts';
 import { balanceMoves, dealsByTickets, deleteDealsByTickets, insertDeals } from './deals-repo.ts';
 import { insertFees, lastPerformanceCharge, termsHistory } from './fees-repo.ts';
-import { insertNav, lastNavDay, saveDerivedNav } from './nav-repo.ts';
+import { accountsEnded, insertNav, lastNavDay, saveDerivedNav } from './nav-repo.ts';
 import { addRebates, setProfitSharing } from './rebates-repo.ts';
 import { queryableOf, writeContextOf } from './write-context.ts';
 
@@ -20,6 +20,7 @@ export function booksStore(db: Database): BooksStore {
     balanceMoves: (ctx, accountId) => balanceMoves(queryableOf(ctx), accountId),
     insertNav: (ctx, rows) => insertNav(queryableOf(ctx), rows),
     saveDerivedNav: (ctx, accountId, rows, firstDay) => saveDerivedNav(queryableOf(ctx), accountId, rows, firstDay),
+    accountsEnded: (ctx, day) => accountsEnded(queryableOf(ctx), day),
     lastNavDay: () => lastNavDay(db),
     addRebates: (ctx, entries) => addRebates(queryableOf(ctx), entries),
     setProfitSharing: (ctx, entries) => setProfitSharing(queryableOf(ctx), entries),

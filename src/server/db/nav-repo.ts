@@ -109,3 +109,22 @@ export async function navRowsOf(q: Queryable, accountId: number, fromDay: number
     [accountId, fromDay, toDay],
   );
 }
+
+/** The accounts whose `day` has ended already (a NAV row taken live for it). */
+export async function accountsEnded(q: Queryable, day: number): Promise<Set<number>> {
+  const rows = await q.query<{ account_id: number }>(
+    `SELECT account_id FROM nav_snapshots WHERE day = DATE '1970-01-01' + $1::int AND NOT derived`,
+    [day],
+  );
+  return new Set(rows.map((r) => r.account_id));
+}
+
+/** The last day an account of this source ended with a NAV row taken live, or null. */
+export async function lastLiveNavDayOfSource(q: Queryable, source: string): Promise<number | null> {
+  const [row] = await q.query<{ day: number | null }>(
+    `SELECT (max(n.day) - DATE '1970-01-01')::int AS day FROM nav_snapshots n JOIN accounts a ON a.id = n.account_id
+      WHERE a.source = $1 AND NOT n.derived`,
+    [source],
+  );
+  return row?.day ?? null;
+}

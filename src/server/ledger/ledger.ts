@@ -176,10 +176,15 @@ export class Ledger {
   /**
    * A day ended with the accounts at these figures: NAV rows and drawdown alerts, the day's fees under
    * each account's terms (management accruals; at a period's end, its charges), and profit sharing
-   * when it was the month's last day.
+   * when it was the month's last day. Once per account and day: an account the day ended for already
+   * is skipped.
    */
   async endDay(ctx: WriteContext, day: number, accounts: readonly AccountFigures[]): Promise<void> {
-    const equity = new Map(accounts.map((a) => [a.id, a.equity]));
+    // An account whose day has ended already (another instance, before a restart) is left as it is:
+    // ending it again would accrue and charge twice on its books.
+    const ended = await this.store.accountsEnded(ctx, day);
+    const equity = new Map(accounts.filter((a) => !ended.has(a.id)).map((a) => [a.id, a.equity]));
+    if (equity.size === 0) return;
     const books = (await this.store.readBooks(ctx)).filter((b) => equity.has(b.accountId));
     const terms = await this.store.feeTerms(ctx, books.map((b) => b.accountId));
     const navs: NavEntry[] = [];

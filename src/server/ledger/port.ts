@@ -96,6 +96,8 @@ export interface BooksStore {
   insertNav(ctx: WriteContext, rows: readonly NavEntry[]): Promise<void>;
   /** Stores NAV rows derived from an account's deals (never over a live row); derived rows before `firstDay` (all when null) go. */
   saveDerivedNav(ctx: WriteContext, accountId: number, rows: readonly NavEntry[], firstDay: number | null): Promise<void>;
+  /** The accounts whose `day` has ended already (a NAV row taken live for it). */
+  accountsEnded(ctx: WriteContext, day: number): Promise<Set<number>>;
   /** The last day with a NAV row taken live, or null. */
   lastNavDay(): Promise<number | null>;
   addRebates(ctx: WriteContext, entries: readonly RebateEntry[]): Promise<void>;

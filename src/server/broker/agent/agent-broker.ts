@@ -3,6 +3,7 @@ import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { eurRates } from '#shared/domain/fx.ts';
 import type { Database } from '#server/db/database.ts';
 import { liveAccounts } from '#server/db/accounts-repo.ts';
+import { lastLiveNavDayOfSource } from '#server/db/nav-repo.ts';
 import { writeContextOf } from '#server/db/write-context.ts';
 import {
   closingIdentifiers,
@@ -53,6 +54,8 @@ const QUEUED = channels.commandsQueued;
 const ANSWERED = channels.commandsAnswered;
 /** Reported positions closed are remembered this long (longer while an open copy names one). */
 const CLOSED_POSITIONS_KEPT_MS = 30 * 86_400_000;
+/** At most this many days that ended while no process led are ended at a start (each at the last figures reported). */
+const MAX_CATCH_UP_DAYS = 400;
 
 type Quote = { symbol: string; bid: number; ask: number };
 
@@ -124,6 +127,9 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
     // What is open now was open before this process ran: no trade events for it (nothing copied again).
     this.refreshing = this.load(true);
     await this.refreshing;
+    // The days that ended while no process led (down, or between leaders) end at the first housekeeping.
+    const last = await lastLiveNavDayOfSource(this.db, 'agent');
+    if (last !== null) this.day = Math.max(Math.min(this.day, last + 1), this.day - MAX_CATCH_UP_DAYS);
     this.running = true;
     this.watch();
   }
@@ -157,11 +163,16 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
     }));
     await this.ledger.watch(figures, nowS, AGENT_SILENCE_ALERT_S);
     const today = dayOf(nowS);
-    if (today !== this.day && figures.length) {
-      const ended = this.day;
-      await this.ledger.write((tx) => this.ledger.endDay(tx, ended, figures));
+    if (today === this.day) return;
+    // Every day that ended since the last housekeeping (the server down, the lead taken over), each at
+    // the figures the terminals last reported; an account whose day ended already is not ended again.
+    if (figures.length) {
+      for (; this.day < today; this.day++) {
+        const ended = this.day;
+        await this.ledger.write((tx) => this.ledger.endDay(tx, ended, figures));
+      }
     }
-    if (today !== this.day) await pruneClosedPositions(this.db, new Date(this.options.now() - CLOSED_POSITIONS_KEPT_MS));
+    await pruneClosedPositions(this.db, new Date(this.options.now() - CLOSED_POSITIONS_KEPT_MS));
     this.day = today;
   }
 
