@@ -89,10 +89,10 @@ describe.each(BACKENDS)('fees and statements (%s)', (backend) => {
     const db = server.app.db;
     const broker = await insertBroker(db, { broker_name: 'FeesBroker', img_path: '/brokers/none.svg', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     const agentId = await insertAgent(db, 'fees-terminal', hashToken((agentKey = newToken())));
-    for (const login of ['7100001', '7100002']) {
+    for (const [login, currency] of [['7100001', 'USD'], ['7100002', 'USD'], ['7100003', 'EUR']] as const) {
       const id = await insertAccount(db, {
         account_id: `fees-${login}`, account: login, account_name: `Follower ${login}`, broker_id: broker, server: 'Fees-Live', server_name: 'Fees Live',
-        teiko_category: 'SMA', currency: 'USD', is_master: false, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
+        teiko_category: 'SMA', currency, is_master: false, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
       });
       ids.set(login, id);
       await grantAccount(db, agentId, id, 'trade');
@@ -149,6 +149,34 @@ describe.each(BACKENDS)('fees and statements (%s)', (backend) => {
       expect(view.body.data.versions).toEqual([expect.objectContaining({ effective_from: '2026-10-01', set_by: 'fees-manager', terms: TERMS })]);
       const audit = await server.app.db.query<{ action: string; detail: { account_id: string } }>("SELECT action, detail FROM audit_log WHERE action = 'fees.terms'");
       expect(audit.map((a) => a.detail)).toEqual([expect.objectContaining({ account_id: ACCOUNT, effective_from: '2026-10-01' }) as unknown]);
+    });
+  });
+
+  describe('a volume fee on a copied round trip (F6)', () => {
+    it('charges each leg of a copied EURUSD trade on a EUR account at its own price: 6.00 EUR and 6.00 EUR; a trade of its own pays none', async () => {
+      const res = await setTerms(manager, {
+        account: 'fees-7100003', effective_from: '2026-10-01', terms: { period: 'monthly', performance: null, management: null, volume: { usd_per_million: 30 } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const trade = {
+        accountId: ids.get('7100003')!, symbol: 'EURUSD', type: 'Buy' as const, category: 'Forex' as const, quantity: 2, openPrice: 1.08, closePrice: 1.085,
+        openedAt: utc('2026-10-05T09:00:00Z'), closedAt: utc('2026-10-06T15:00:00Z'), profit: 925.93, swap: 0, commission: 0, fee: 0, rebate: 0,
+        low: null, high: null, execMs: null,
+      };
+      await server.app.ledger.write((tx) =>
+        server.app.ledger.record(tx, [
+          { ...trade, ticket: 901, positionId: 90, copyOf: 77 },
+          { ...trade, ticket: 902, positionId: 91, copyOf: null },
+        ]),
+      );
+      const fees = await http<{ data: { entries: { kind: string; entry: string; at: number; basis: number; amount: number; currency: string; note: string }[] } }>(
+        server, 'GET', '/api/fees?account=fees-7100003&period=2026-10', { key: investor },
+      );
+      expect(fees.body.data.entries.map((e) => [e.kind, e.entry, e.at, e.basis, e.amount, e.currency])).toEqual([
+        ['volume', 'charge', utc('2026-10-05T09:00:00Z'), 216_000, 6, 'EUR'],
+        ['volume', 'charge', utc('2026-10-06T15:00:00Z'), 217_000, 6, 'EUR'],
+      ]);
+      expect(fees.body.data.entries[0]!.note).toBe('EURUSD open 2 lots at 1.08: 216000.00 USD / 1,000,000 × 30 USD = 6.4800 USD at 1.08');
     });
   });
 
