@@ -349,5 +349,11 @@ describe.each(BACKENDS)('fees and statements (%s)', (backend) => {
       const terms = await http<{ data: { mark: number } }>(server, 'GET', `/api/fees/terms?account=${ACCOUNT}`, { key: investor });
       expect(terms.body.data.mark).toBe(116_442.5);
     });
+
+    it('adjusts nothing for a deal older than the charged month (a history coming in late was in the figures October started from)', async () => {
+      await send('7100001', [deal({ ticket: 7, time: utc('2026-09-15T09:00:00Z'), type: 4, profit: -50 })]);
+      const nov = await http<Fees>(server, 'GET', `/api/fees?account=${ACCOUNT}&period=2026-11`, { key: investor });
+      expect(nov.body.data.entries.map((e) => e.amount)).toEqual([-100]);
+    });
   });
 });

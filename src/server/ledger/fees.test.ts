@@ -3,7 +3,7 @@ import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import type { FeeTerms } from '#shared/domain/fees.ts';
 import { bookCashFlow, closeDay, openBook } from './books.ts';
 import { DAY_S } from './calendar.ts';
-import { closeFeeDay, defaultTerms, endsPeriod, managementAccrual, markAfterCashFlow, performanceAdjustment, periodOf, termsOn, volumeFees } from './fees.ts';
+import { closeFeeDay, defaultTerms, endsPeriod, managementAccrual, markAfterCashFlow, performanceAdjustment, periodOf, periodStart, termsOn, volumeFees } from './fees.ts';
 import type { Book } from './port.ts';
 
 /* The hand-worked examples F1–F7 of docs/figures.md, one test each; the figures are worked there by hand. */
@@ -162,5 +162,13 @@ describe('F7: a deal of a charged month changed late is adjusted in the next one
     const state = { accountId: 9, currency: 'USD', mark: 106_000, accrued: 0 };
     const step = performanceAdjustment(charged, -400, state, { period: '2026-04', ref: 'x', at: day(2026, 4, 5) * DAY_S });
     expect(step.entry).toMatchObject({ entry: 'adjustment', period: '2026-04', basis: -400, amount: -100, markBefore: 106_000, markAfter: 105_700 });
+  });
+});
+
+describe('periods by name', () => {
+  it('a period starts on its first day: 2026-03 on 1 March, 2026-Q4 on 1 October', () => {
+    expect(periodStart('2026-03')).toBe(day(2026, 3, 1) * DAY_S);
+    expect(periodStart('2026-Q4')).toBe(day(2026, 10, 1) * DAY_S);
+    expect(periodStart(periodOf(day(2026, 8, 17) * DAY_S, 'quarterly'))).toBe(day(2026, 7, 1) * DAY_S);
   });
 });

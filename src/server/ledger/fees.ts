@@ -38,6 +38,13 @@ export function periodOf(epochS: number, period: FeePeriod): string {
   return period === 'monthly' ? `${y}-${String(m + 1).padStart(2, '0')}` : `${y}-Q${Math.floor(m / 3) + 1}`;
 }
 
+/** The first instant (epoch seconds) of a period as periodOf names it ('2026-03', '2026-Q1'). */
+export function periodStart(period: string): number {
+  const [y, p] = period.split('-') as [string, string];
+  const month = p.startsWith('Q') ? (Number(p.slice(1)) - 1) * 3 : Number(p) - 1;
+  return Date.UTC(Number(y), month, 1) / 1000;
+}
+
 /** Is `day` (days since 1970-01-01) the last of its period? A quarter ends with March, June, September and December. */
 export function endsPeriod(day: number, period: FeePeriod): boolean {
   if (!endsMonth(day)) return false;

@@ -3,7 +3,7 @@ import type { Deal } from '#shared/domain/deal.ts';
 import type { WriteContext } from '#server/broker/port.ts';
 import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook } from './books.ts';
 import { dayOf } from './calendar.ts';
-import { performanceAdjustment, periodOf, termsOn, volumeFees, type TermsVersion } from './fees.ts';
+import { performanceAdjustment, periodOf, periodStart, termsOn, volumeFees, type TermsVersion } from './fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
 import type { Book, BooksStore, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from './port.ts';
 import { marginAlert, silenceAlert, type WatchedAccount } from './rules.ts';
@@ -91,8 +91,8 @@ export class Ledger {
   }
 
   /**
-   * Results dated at or before an account's last performance charge (a deal the broker added,
-   * changed or deleted late): the charge stays as it was; the difference they make to it is booked
+   * Results dated in the period of an account's last performance charge, booked after it (a deal the
+   * broker added, changed or deleted late): the charge stays as it was; the difference they make to it is booked
    * as an adjustment in the period under way, and the mark moves by the difference they make to the
    * charge's mark (performanceAdjustment). `books` is updated in place.
    */
@@ -114,8 +114,11 @@ export class Ledger {
       const charged = await this.store.lastPerformanceCharge(ctx, accountId);
       if (!charged) continue;
       let adjusted = charged.adjusted;
+      const from = periodStart(charged.period);
       for (const [i, c] of older.entries()) {
-        if (c.at > charged.at) continue;
+        // Only a deal of the charged period itself: an older one (a history imported later) was in
+        // the figures the period started from.
+        if (c.at > charged.at || c.at < from) continue;
         const ref = `${charged.period}/${c.ticket ?? c.at}/${op}/${nowS}/${i}`;
         const step = performanceAdjustment(
           { ...charged, adjusted },
