@@ -1,3 +1,4 @@
+import { isoOfDay } from '#shared/analytics/statement.ts';
 import type { FeeEntry, FeeTerms } from '#shared/domain/fees.ts';
 import type { ChargedPerformance, TermsVersion } from '#server/ledger/fees.ts';
 import { insertMany } from './bulk.ts';
@@ -5,8 +6,6 @@ import type { Queryable } from './database.ts';
 
 /* Fee terms and fee entries (docs/fees.md): the only SQL that reads or writes them. */
 
-const DAY_S = 86_400;
-const isoDay = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
 
 /** Every version of these accounts' terms, oldest first. */
 export async function termsHistory(q: Queryable, accountIds: readonly number[]): Promise<Map<number, TermsVersion[]>> {
@@ -29,7 +28,7 @@ export async function saveTerms(q: Queryable, accountId: number, fromDay: number
   await q.query(
     `INSERT INTO fee_terms (account_id, effective_from, terms, set_by) VALUES ($1, $2::date, $3, $4)
      ON CONFLICT (account_id, effective_from) DO UPDATE SET terms = EXCLUDED.terms, set_by = EXCLUDED.set_by, set_at = now()`,
-    [accountId, isoDay(fromDay), JSON.stringify(terms), userId],
+    [accountId, isoOfDay(fromDay), JSON.stringify(terms), userId],
   );
 }
 

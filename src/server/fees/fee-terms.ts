@@ -1,3 +1,4 @@
+import { dayOfIso, isoOfDay } from '#shared/analytics/statement.ts';
 import type { FeeTerms } from '#shared/domain/fees.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { saveTerms } from '#server/db/fees-repo.ts';
@@ -9,9 +10,6 @@ import { badRequest } from '#server/http/errors.ts';
  * replaced; audited in the same transaction.
  */
 
-const DAY_S = 86_400;
-export const isoDayOf = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
-export const dayOfIsoDay = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY_S;
 
 /** Who sets terms: a signed-in user (audited under their id) or the operator at the CLI. */
 export interface FeeActor {
@@ -27,11 +25,11 @@ export async function setFeeTerms(
   terms: FeeTerms,
   today: number,
 ): Promise<string> {
-  if (dayOfIsoDay(effectiveFrom) < today) {
-    throw badRequest(`effective_from must be today (${isoDayOf(today)}) or later: fee terms are never retroactive.`);
+  if (dayOfIso(effectiveFrom) < today) {
+    throw badRequest(`effective_from must be today (${isoOfDay(today)}) or later: fee terms are never retroactive.`);
   }
   await db.transaction(async (tx) => {
-    await saveTerms(tx, account.id, dayOfIsoDay(effectiveFrom), terms, actor.userId);
+    await saveTerms(tx, account.id, dayOfIso(effectiveFrom), terms, actor.userId);
     await actor.audit(tx, 'fees.terms', { account_id: account.account_id, effective_from: effectiveFrom, terms });
   });
   return `Fee terms of ${account.account_name} set from ${effectiveFrom}.`;

@@ -1,4 +1,5 @@
 import { settleProfitSharing } from '#shared/analytics/rebates.ts';
+import { isoOfDay } from '#shared/analytics/statement.ts';
 import { cents, roundTo } from '#shared/analytics/stats.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
@@ -130,7 +131,7 @@ export function closeFeeDay(
       ...base,
       kind: 'management',
       entry: 'accrual',
-      ref: new Date(day * DAY_S * 1000).toISOString().slice(0, 10),
+      ref: isoOfDay(day),
       basis: cents(equity),
       markBefore: null,
       markAfter: null,

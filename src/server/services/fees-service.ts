@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { dayRange, dealMoney, feeTotals, rangeIso, statementFigures, type DayRange } from '#shared/analytics/statement.ts';
+import { dayOfIso, dayRange, dealMoney, feeTotals, rangeIso, statementFigures, type DayRange } from '#shared/analytics/statement.ts';
 import type { FeesQuery, SetFeeTermsBody, StatementData, StatementQuery } from '#shared/contract/fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
 import { statementCsv, statementFileName, statementReport } from '#shared/reports/statement-report.ts';
@@ -11,7 +11,7 @@ import { audit } from '#server/db/audit-repo.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { statementDeals } from '#server/db/deals-repo.ts';
 import { feesOf, feeStateOf, markHistory, termsHistory, termsVersionsOf } from '#server/db/fees-repo.ts';
-import { dayOfIsoDay, setFeeTerms } from '#server/fees/fee-terms.ts';
+import { setFeeTerms } from '#server/fees/fee-terms.ts';
 import { navRowsOf } from '#server/db/nav-repo.ts';
 import { badRequest } from '#server/http/errors.ts';
 import { DAY_S } from '#server/ledger/calendar.ts';
@@ -65,7 +65,7 @@ export class FeesService {
     const versions = await termsVersionsOf(this.db, ref.id);
     const history = (await termsHistory(this.db, [ref.id])).get(ref.id);
     const today = this.today();
-    const inForce = [...versions].reverse().find((v) => dayOfIsoDay(v.effective_from) <= today) ?? null;
+    const inForce = [...versions].reverse().find((v) => dayOfIso(v.effective_from) <= today) ?? null;
     const state = await feeStateOf(this.db, ref.id);
     return {
       data: {

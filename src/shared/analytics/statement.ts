@@ -9,8 +9,9 @@ import { cents, roundTo } from './stats.ts';
  */
 
 const DAY_S = 86_400;
-const dayIso = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
-const isoDay = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY_S;
+/** A day (days since 1970-01-01, UTC) as 'YYYY-MM-DD', and back. */
+export const isoOfDay = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
+export const dayOfIso = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY_S;
 
 /** The days a statement covers, both included (days since 1970-01-01, UTC). */
 export interface DayRange {
@@ -29,12 +30,12 @@ export function dayRange(q: { period?: string | undefined; from?: string | undef
     const [m0, months] = p.startsWith('Q') ? [(Number(p.slice(1)) - 1) * 3, 3] : [Number(p) - 1, 1];
     return { fromDay: Date.UTC(year, m0, 1) / 1000 / DAY_S, toDay: Date.UTC(year, m0 + months, 1) / 1000 / DAY_S - 1 };
   }
-  const fromDay = isoDay(q.from!);
-  const toDay = q.to ? isoDay(q.to) : today;
+  const fromDay = dayOfIso(q.from!);
+  const toDay = q.to ? dayOfIso(q.to) : today;
   return toDay < fromDay ? null : { fromDay, toDay };
 }
 
-export const rangeIso = (r: DayRange): { from: string; to: string } => ({ from: dayIso(r.fromDay), to: dayIso(r.toDay) });
+export const rangeIso = (r: DayRange): { from: string; to: string } => ({ from: isoOfDay(r.fromDay), to: isoOfDay(r.toDay) });
 
 /** What a statement reads of a deal. */
 export interface StatementDeal {

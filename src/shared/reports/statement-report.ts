@@ -1,3 +1,4 @@
+import { dayOfIso } from '#shared/analytics/statement.ts';
 import type { StatementData } from '#shared/contract/fees.ts';
 import { fileSegment } from '#shared/domain/reports.ts';
 import { formatDateFr, formatDayFr } from '#shared/format/dates.ts';
@@ -44,7 +45,6 @@ export function statementLines(s: StatementData): [string, number | null, string
 export const statementFileName = (s: StatementData, ext: 'pdf' | 'csv'): string =>
   `statement_${fileSegment(s.account.account_name)}_${s.from}_${s.to}.${ext}`;
 
-const dayOfIso = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000;
 const pct = (v: number | null): string => (v === null ? '—' : formatPercent(v));
 
 /** The statement as a PDF report. `generatedAt`: epoch seconds. */
@@ -53,7 +53,7 @@ export function statementReport(s: StatementData, generatedAt: number): TableRep
   return {
     fileName: statementFileName(s, 'pdf'),
     title: `Statement - ${s.account.account_name}`,
-    period: `${formatDayFr(dayOfIso(s.from), 'UTC')} - ${formatDayFr(dayOfIso(s.to), 'UTC')} (UTC)`,
+    period: `${formatDayFr(dayOfIso(s.from) * 86_400, 'UTC')} - ${formatDayFr(dayOfIso(s.to) * 86_400, 'UTC')} (UTC)`,
     note: `${s.account.broker_name}, login ${s.account.login}, ${s.account.currency}. Generated ${formatDateFr(generatedAt, 'UTC')} UTC.`,
     summaryTitle: 'Summary',
     summary: {
