@@ -6,6 +6,7 @@
  * charged month arriving late is adjusted in the next month, the charge left as it was.
  */
 import { execFileSync } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
+import { insertDeals } from '#server/db/deals-repo.ts';
+import { tradeEntry } from '#server/ledger/rules.ts';
 
 const DAY_S = 86_400;
 const utc = (iso: string) => Date.parse(iso) / 1000;
@@ -89,7 +92,7 @@ describe.each(BACKENDS)('fees and statements (%s)', (backend) => {
     const db = server.app.db;
     const broker = await insertBroker(db, { broker_name: 'FeesBroker', img_path: '/brokers/none.svg', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     const agentId = await insertAgent(db, 'fees-terminal', hashToken((agentKey = newToken())));
-    for (const [login, currency] of [['7100001', 'USD'], ['7100002', 'USD'], ['7100003', 'EUR']] as const) {
+    for (const [login, currency] of [['7100001', 'USD'], ['7100002', 'USD'], ['7100003', 'EUR'], ['7100004', 'USD']] as const) {
       const id = await insertAccount(db, {
         account_id: `fees-${login}`, account: login, account_name: `Follower ${login}`, broker_id: broker, server: 'Fees-Live', server_name: 'Fees Live',
         teiko_category: 'SMA', currency, is_master: false, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
@@ -178,6 +181,31 @@ describe.each(BACKENDS)('fees and statements (%s)', (backend) => {
       ]);
       expect(fees.body.data.entries[0]!.note).toBe('EURUSD open 2 lots at 1.08: 216000.00 USD / 1,000,000 × 30 USD = 6.4800 USD at 1.08');
     });
+  });
+
+  describe('a statement of a busy account', () => {
+    it('draws a PDF of 5,000 trades off the main thread: the server answers meanwhile', async () => {
+      const id = ids.get('7100004')!;
+      const start = utc('2026-08-01T00:00:00Z');
+      const trades = Array.from({ length: 5_000 }, (_, i) => tradeEntry({
+        accountId: id, symbol: 'EURUSD', type: i % 2 ? 'Sell' : 'Buy', category: 'Forex', quantity: 0.1, openPrice: 1.1, closePrice: 1.1005,
+        openedAt: start + i * 600, closedAt: start + i * 600 + 300, profit: 5, swap: 0, commission: -0.7, fee: 0, rebate: 0,
+        low: null, high: null, execMs: null, ticket: 100_000 + i,
+      }));
+      await server.app.db.transaction((tx) => insertDeals(tx, trades));
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const res = await fetch(`${server.url}/api/statements?account=fees-7100004&from=2026-08-01&to=2026-09-30&format=pdf`, { headers: { 'x-api-key': manager } });
+      delay.disable();
+      expect(res.status).toBe(200);
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'statement-')), 'busy.pdf');
+      fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(text).toContain('Closed trades (5000), in USD');
+      expect(text).toMatch(/Page \d+ of (\d+)/);
+      // Drawn on the main thread this PDF blocks it for seconds; off it, the longest stall is the reads'.
+      expect(delay.max / 1e6).toBeLessThan(1_000);
+    }, 120_000);
   });
 
   describe('a month of deals under the terms', () => {

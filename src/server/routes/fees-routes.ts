@@ -5,7 +5,7 @@ import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import type { Idempotent } from '#server/http/idempotency.ts';
 import type { FeesService } from '#server/services/fees-service.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 429: ErrorResponse };
 
 interface Options {
   fees: FeesService;
@@ -74,7 +74,8 @@ export const feesRoutes: FastifyPluginAsyncZod<Options> = async (app, { fees, id
         description:
           "An account's investor statement for a month, a quarter or a range of days: opening and closing balance and equity, deposits, withdrawals, " +
           'closed P/L, swap, commissions, fees by kind, the high-water mark at the start and the end, time-weighted and money-weighted return, the closed trades. ' +
-          '`format=pdf` (default) answers application/pdf, `csv` text/csv, `json` the schema below; the file is named in Content-Disposition.',
+          '`format=pdf` (default) answers application/pdf, `csv` text/csv, `json` the schema below; the file is named in Content-Disposition. ' +
+          'PDFs are drawn off the main thread, two at once and eight waiting: past that, 429 (try again in a moment).',
         querystring: endpoints.statement.query,
         response: { 200: endpoints.statement.response, ...errors },
       },

@@ -3,8 +3,7 @@ import type { z } from 'zod';
 import { dayOfIso, dayRange, dealMoney, feeTotals, rangeIso, statementFigures, type DayRange } from '#shared/analytics/statement.ts';
 import type { FeesQuery, SetFeeTermsBody, StatementData, StatementQuery } from '#shared/contract/fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
-import { statementCsv, statementFileName, statementReport } from '#shared/reports/statement-report.ts';
-import { buildTableReport } from '#shared/reports/table-report.ts';
+import { statementCsv, statementFileName } from '#shared/reports/statement-report.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import type { AccountRef } from '#server/db/accounts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
@@ -13,7 +12,8 @@ import { statementDeals } from '#server/db/deals-repo.ts';
 import { feesOf, feeStateOf, markHistory, termsHistory, termsVersionsOf } from '#server/db/fees-repo.ts';
 import { setFeeTerms } from '#server/fees/fee-terms.ts';
 import { navRowsOf } from '#server/db/nav-repo.ts';
-import { badRequest } from '#server/http/errors.ts';
+import { badRequest, HttpError } from '#server/http/errors.ts';
+import { drawStatementPdf, DrawerBusyError } from '#server/fees/pdf-in-worker.ts';
 import { DAY_S } from '#server/ledger/calendar.ts';
 import { markAt, termsOn } from '#server/ledger/fees.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
@@ -167,7 +167,12 @@ export class FeesService {
     const data = await this.statementData(user, q);
     if (q.format === 'json') return { data };
     if (q.format === 'csv') return { contentType: 'text/csv; charset=utf-8', fileName: statementFileName(data, 'csv'), body: statementCsv(data) };
-    const doc = await buildTableReport(statementReport(data, Math.floor(this.now() / 1000)));
-    return { contentType: 'application/pdf', fileName: statementFileName(data, 'pdf'), body: Buffer.from(doc.output('arraybuffer')) };
+    try {
+      const body = await drawStatementPdf(data, Math.floor(this.now() / 1000));
+      return { contentType: 'application/pdf', fileName: statementFileName(data, 'pdf'), body };
+    } catch (err) {
+      if (err instanceof DrawerBusyError) throw new HttpError(429, err.message);
+      throw err;
+    }
   }
 }
