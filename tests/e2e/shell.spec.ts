@@ -92,19 +92,22 @@ test('the notifications panel lists alerts newest first and closes on Escape (an
   const key = await apiKey(page.request, 'admin');
   const { alerts } = (await (await page.request.get('/api/alerts/infos', { headers: { 'x-api-key': key } })).json()) as { alerts: Alert[] };
   expect(alerts.length).toBeGreaterThan(1);
-  // The market records alerts as it runs: the panel is held to the newest of the list the page itself
-  // received last, not to one read before (a copy alert recorded in between came first once in CI).
-  let received: Alert[] = alerts;
+  // The market records alerts as it runs: the panel is held to the newest alert the page itself has
+  // received, not to one read before (a copy alert recorded in between came first once in CI). Every
+  // list received is kept: the bodies are read asynchronously, so the last one read may be an older
+  // list than the app's (that came first in CI too); alerts are never deleted, so the newest of all
+  // of them is the newest of the app's latest list. Ties go to the higher id, as on the screen.
+  const received = new Map<number, Alert>(alerts.map((a) => [a.id, a]));
   page.on('response', (response) => {
     if (!response.url().includes('/api/alerts/infos') || !response.ok()) return;
     response.json().then(
       (body: { alerts: Alert[] }) => {
-        received = body.alerts;
+        for (const a of body.alerts) received.set(a.id, a);
       },
       () => undefined,
     );
   });
-  const newestReceived = () => [...received].sort((a, b) => b.datetime - a.datetime)[0]!;
+  const newestReceived = () => [...received.values()].sort((a, b) => b.datetime - a.datetime || b.id - a.id)[0]!;
 
   await signInAt(page, 'admin');
   const bell = page.getByRole('button', { name: /Notifications/ });
