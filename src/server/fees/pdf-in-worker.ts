@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { runInWorker, Turns } from '#server/workers/ts-worker.ts';
 import type { StatementData } from '#shared/contract/fees.ts';
 
 /*
@@ -23,59 +23,22 @@ export class DrawerBusyError extends Error {
   }
 }
 
-/** The worker runs TypeScript through tsx, as the server does (scripts/start.mjs). */
-const BOOT = `
-const { workerData } = require('node:worker_threads');
-import(workerData.tsx).then((tsx) => {
-  tsx.register();
-  return import(workerData.entry);
-});
-`;
-const TSX = import.meta.resolve('tsx/esm/api');
 const ENTRY = new URL('./pdf-worker.ts', import.meta.url).href;
-
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function turn(): Promise<() => void> {
-  if (running >= CONCURRENT) {
-    if (waiting.length >= WAITING) throw new DrawerBusyError();
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  }
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
+const turns = new Turns(CONCURRENT, WAITING, () => new DrawerBusyError());
 
 type Answer = { ok: true; bytes: Uint8Array } | { ok: false; message: string };
 
 /** The statement as PDF bytes, drawn in a worker thread. `generatedAt`: epoch seconds. */
 export async function drawStatementPdf(data: StatementData, generatedAt: number): Promise<Buffer> {
-  const done = await turn();
+  const done = await turns.take();
   try {
-    return await new Promise<Buffer>((resolve, reject) => {
-      const worker = new Worker(BOOT, {
-        eval: true,
-        workerData: { tsx: TSX, entry: ENTRY, data, generatedAt },
-        resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-        stdout: false,
-        stderr: false,
-      });
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        fn();
-        void worker.terminate();
-      };
-      const deadline = setTimeout(() => settle(() => reject(new Error(`The statement PDF took over ${DEADLINE_MS / 1000} s to draw.`))), DEADLINE_MS);
-      worker.once('message', (answer: Answer) => settle(() => (answer.ok ? resolve(Buffer.from(answer.bytes)) : reject(new Error(answer.message)))));
-      worker.once('error', (err) => settle(() => reject(err)));
-      worker.once('exit', (code) => settle(() => reject(new Error(`The statement drawer stopped (exit code ${code}) without an answer.`))));
+    const answer = await runInWorker<Answer>(ENTRY, { data, generatedAt }, {
+      heapMb: HEAP_MB,
+      deadlineMs: DEADLINE_MS,
+      late: () => new Error(`The statement PDF took over ${DEADLINE_MS / 1000} s to draw.`),
     });
+    if (!answer.ok) throw new Error(answer.message);
+    return Buffer.from(answer.bytes);
   } finally {
     done();
   }
