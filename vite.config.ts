@@ -156,7 +156,9 @@ export default defineConfig({
       injectRegister: false,
       manifest: false,
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // The PDF reports' Latin font too (2 × 17 kB), so a report is made offline; the other
+        // scripts' subsets are fetched when a report prints them (src/client/pdf/font-files.ts).
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}', 'assets/noto-sans-latin-{400,700}-normal-*.woff'],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
       },
       devOptions: { enabled: false },

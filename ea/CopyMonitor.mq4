@@ -6,7 +6,7 @@
 //| orders and balance operations) to the monitor over Ingest API v1  |
 //| (docs/ingest-api.md) and runs the commands the monitor sends back |
 //| (TP/SL edits, closes, copies). Install: docs/ea.md, section       |
-//| "MetaTrader 4". Version 1.0.                                      |
+//| "MetaTrader 4". Version 1.1.                                      |
 //|                                                                  |
 //| MT4 has orders, not positions and deals. They are mapped as the   |
 //| server's MT4 statement reader maps them (src/shared/statements/   |
@@ -38,53 +38,78 @@
 #define CM_LONGS(name) long name[]
 #endif
 
-input string InpServerUrl   = "https://monitor.example.com"; // Server URL (add it to Tools > Options > Expert Advisors)
-input string InpAgentKey    = "";                            // Agent key (shown once by the operator)
-input int    InpPushSeconds = 5;                             // Push interval, seconds
-input string InpSymbols     = "";                            // Symbols to report, comma-separated (empty: all)
-input int    InpTimeoutMs   = 10000;                         // HTTP timeout, milliseconds
-input int    InpDeviation   = 20;                            // Slippage allowed for closes and copies, points
-input int    InpMagic       = 20261126;                      // Magic number of the copies this EA opens
+input string InpServerUrl     = "https://monitor.example.com"; // Server URL (add it to Tools > Options > Expert Advisors)
+input string InpAgentKey      = "";                            // Agent key (shown once by the operator)
+input int    InpPushSeconds   = 5;                             // Push interval, seconds
+input string InpSymbols       = "";                            // Symbols to report, comma-separated (empty: all)
+input int    InpTimeoutMs     = 10000;                         // HTTP timeout, milliseconds
+input int    InpDeviation     = 20;                            // Slippage allowed for closes and copies, points
+input int    InpMagic         = 20261126;                      // Magic number of the copies this EA opens
+input int    InpSettleSeconds = 3;                             // Wait after the terminal connects before the first full snapshot, seconds
 
 #define CM_MAX_DEALS 500
+#define CM_MAX_POSITIONS 500    // open positions a batch may carry, and closed ones (the rest go in the next)
+#define CM_MAX_QUOTES 500       // quotes a batch may carry
+#define CM_MAX_DROPPED 50       // items a batch's `dropped` may carry
+#define CM_HOLD_SECONDS 300     // an account's part the server refused as a whole waits this long before it is sent again
 #define CM_COPY_PREFIX "cm#"
+#define CM_ERR_URL_NOT_ALLOWED 4060   // WebRequest: the URL is not in Tools > Options > Expert Advisors (MQL5 says 4014)
 #define CM_OP_BALANCE 6   // MT4 history order types of balance and credit operations
 #define CM_OP_CREDIT 7
+#define CM_BATCH_SNAPSHOT 1     // state and every open order: the session's (or a reconnection's) first
+#define CM_BATCH_CHANGES 2      // state, the orders changed or closed, the next history
+#define CM_BATCH_STATE 3        // state only: the terminal is not connected, or not settled yet
+#define CM_BATCH_EMPTY 4        // no account: its part is held back (refused as a whole)
 
 //--- the agent's session (docs/ingest-api.md: session, seq, batch_id)
 string   g_session = "";
 long     g_seq = 0;
-bool     g_needSnapshot = true;   // the next batch starts the session: state and every open order
+bool     g_needSnapshot = true;   // a full snapshot is due: at the session's start, and after the terminal reconnects
 bool     g_historyKnown = false;  // history_from has been read for this session
 bool     g_moreDeals = false;     // history is still to be sent (at most 500 deals a batch)
+bool     g_morePositions = false; // open orders are still to be sent (at most 500 open and 500 closed a batch)
 bool     g_dirty = false;         // something traded: push now
 datetime g_nextPush = 0;
 datetime g_retryAt = 0;
 int      g_backoff = 0;
+//--- the terminal: since when it has been connected with its account known (0: it is not)
+datetime g_readySince = 0;
+int      g_connection = 0;        // what the log last said: 0 nothing yet, 1 not connected, 2 connected
 //--- the batch sent and not yet answered: sent again as it is (same batch_id) after a failure
 string   g_pending = "";
-bool     g_pendingSnapshot = false;
+int      g_pendingKind = 0;
 datetime g_pendingCursor = 0;
 string   g_pendingTickets = ",";
 string   g_pendingSigs = ";";
 string   g_pendingOpened = ",";
 bool     g_pendingMore = false;
 int      g_pendingDeals = 0;
+int      g_pendingDropped = 0;    // how many of g_dropped it carries
 //--- what the server has: history up to the cursor (broker time) and the tickets at that second,
 //--- the "in" deals of open orders sent this session, positions as last sent
 datetime g_dealCursor = 0;
 string   g_cursorTickets = ",";
 string   g_opened = ",";
 string   g_posSigs = ";";
+//--- what the server refused (400) and the EA leaves out: deal tickets, position identifiers, the state, the quotes,
+//--- the account's whole part until g_heldUntil; g_dropped: "{item,reason}\n" lines not reported yet
+string   g_skipDeals = ",";
+string   g_skipPositions = ",";
+bool     g_skipState = false;
+bool     g_skipQuotes = false;
+datetime g_heldUntil = 0;
+string   g_heldReason = "";
+string   g_dropped = "";
 //--- command answers not yet delivered: "id\tjson\n" lines
 string   g_answers = "";
+long     g_openedIdentifier = 0;  // the order an `open` just opened
 //--- the chart's status line
 string   g_status = "starting";
 long     g_lastAck = 0;
 int      g_commandsRun = 0;
 bool     g_skewWarned = false;
-bool     g_stopped = false;       // the key was refused (401): nothing more is sent until the EA is attached again
-//--- MT4 has no trade event for EAs: the order counts tell that something traded
+bool     g_stopped = false;       // the key was refused (401): nothing more is sent until the EA is initialised again
+//--- MT4 calls no trade event for EAs: the order counts tell that something traded
 int      g_lastOpenCount = -1;
 int      g_lastHistoryCount = -1;
 int      g_utcOffset = 0;         // the last plausible broker clock offset, minutes
@@ -94,6 +119,8 @@ datetime g_lastServerTime = 0;   // TimeCurrent() at the last look
 //+------------------------------------------------------------------+
 //| JSON: the little the protocol needs                              |
 //+------------------------------------------------------------------+
+// A JSON string of `value`. The server refuses control characters (C0, DEL, C1) and lone surrogates:
+// they go as a space and as U+FFFD.
 string JsonText(const string value)
   {
    string out = "\"";
@@ -101,18 +128,40 @@ string JsonText(const string value)
    for(int i = 0; i < n; i++)
      {
       ushort c = StringGetCharacter(value, i);
+      ushort next = i + 1 < n ? StringGetCharacter(value, i + 1) : 0;
       if(c == '"')
          out += "\\\"";
       else
          if(c == '\\')
             out += "\\\\";
          else
-            if(c < 32 || c == 127)
-               out += " ";   // the server refuses control characters in text
+            if(c < 32 || (c >= 127 && c <= 159))
+               out += " ";
             else
-               out += StringSubstr(value, i, 1);
+               if(c >= 0xD800 && c <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF)
+                 {
+                  out += StringSubstr(value, i, 2);   // a character past U+FFFF: a surrogate pair
+                  i++;
+                 }
+               else
+                  if(c >= 0xD800 && c <= 0xDFFF)
+                     out += ShortToString(0xFFFD);
+                  else
+                     out += StringSubstr(value, i, 1);
      }
    return out + "\"";
+  }
+
+// At most `length` UTF-16 units of `value` (the server counts text so), never half a surrogate pair.
+string Clip(const string value, const int length)
+  {
+   if(StringLen(value) <= length)
+      return value;
+   int cut = length;
+   ushort last = StringGetCharacter(value, cut - 1);
+   if(cut > 0 && last >= 0xD800 && last <= 0xDBFF)
+      cut--;
+   return StringSubstr(value, 0, cut);
   }
 
 string JsonNum(const double value, const int digits = 8)
@@ -345,6 +394,11 @@ string ServerName()
    return AccountServer();
   }
 
+string Currency()
+  {
+   return AccountCurrency();
+  }
+
 // Broker server time − UTC, in minutes. MT4 has no TimeTradeServer(): TimeCurrent() is the time of
 // the last quote, a little behind while quotes come and hours or days behind when the market is
 // closed. So the offset is rounded to a quarter of an hour and taken only from a fresh clock (the
@@ -504,18 +558,67 @@ void Backoff(const string why)
    Print("CopyMonitor: ", why, "; retrying in ", g_backoff, " s");
   }
 
-// A key mistyped or revoked: every call would be refused the same way, so the EA stops sending.
+// A key mistyped or revoked: every call would be refused the same way, so the EA stops sending until it
+// is initialised again (the key put right in its inputs, or the EA attached again).
 void KeyRefused()
   {
    g_stopped = true;
    g_status = "stopped: the agent key is not accepted (401)";
-   Print("CopyMonitor: the agent key is not accepted (401): stopped sending; check InpAgentKey with the operator, then attach the EA again");
+   Print("CopyMonitor: the agent key is not accepted (401): stopped sending; check InpAgentKey with the operator and put it right in the EA's inputs");
   }
 
 void ShowStatus()
   {
    Comment("CopyMonitor ", Login(), "@", ServerName(), "\n", g_status, "\nsession seq ", g_seq, ", ack ", g_lastAck,
            ", commands run ", g_commandsRun);
+  }
+
+//+------------------------------------------------------------------+
+//| The terminal's connection                                        |
+//+------------------------------------------------------------------+
+// The terminal knows its account: a login, a server and a currency (not yet while it is starting).
+bool AccountKnown()
+  {
+   return Login() != "0" && ServerName() != "" && Currency() != "";
+  }
+
+// Connected to its trade server, with its account known.
+bool TerminalReady()
+  {
+   return TerminalInfoInteger(TERMINAL_CONNECTED) != 0 && AccountKnown();
+  }
+
+// The terminal may trade: its Algo Trading (AutoTrading) button, and the broker's permission for the account.
+bool TradeAllowed()
+  {
+   return TerminalInfoInteger(TERMINAL_TRADE_ALLOWED) != 0 && AccountInfoInteger(ACCOUNT_TRADE_ALLOWED) != 0;
+  }
+
+// Notes when the terminal connects (the full snapshot waits InpSettleSeconds after that, for its positions
+// to load) and when it is not connected (a full snapshot is due once it is; meanwhile the state only).
+void WatchConnection()
+  {
+   if(TerminalReady())
+     {
+      if(g_readySince == 0)
+         g_readySince = TimeGMT();
+      if(g_connection != 2)
+         Print("CopyMonitor: the terminal is connected: account ", Login(), " on ", ServerName(), "; a full snapshot in ", InpSettleSeconds, " s");
+      g_connection = 2;
+      return;
+     }
+   if(g_connection != 1)
+      Print("CopyMonitor: the terminal is not connected to its trade server", AccountKnown() ? ": reporting its state only" : "",
+            "; a full snapshot once it is");
+   g_connection = 1;
+   g_readySince = 0;
+   g_needSnapshot = true;
+  }
+
+// The terminal has been connected long enough (InpSettleSeconds) for its positions to have loaded.
+bool SnapshotDue()
+  {
+   return g_readySince != 0 && TimeGMT() >= g_readySince + InpSettleSeconds;
   }
 
 //+------------------------------------------------------------------+
@@ -539,9 +642,9 @@ int HttpCall(const string method, const string path, const string body, string &
    if(status == -1)
      {
       int err = GetLastError();
-      if(err == 4014)
-         Print("CopyMonitor: WebRequest is not allowed for ", BaseUrl(),
-               ": add it in Tools > Options > Expert Advisors > Allow WebRequest for listed URL");
+      if(err == CM_ERR_URL_NOT_ALLOWED)
+         Print("CopyMonitor: WebRequest is not allowed for ", BaseUrl(), " (error ", err,
+               "): add it in Tools > Options > Expert Advisors > Allow WebRequest for listed URL");
       else
          Print("CopyMonitor: ", method, " ", path, " failed, error ", err);
       return -1;
@@ -550,6 +653,143 @@ int HttpCall(const string method, const string path, const string body, string &
    return status;
   }
 
+//+------------------------------------------------------------------+
+//| What the server refused (400): left out, said once, reported     |
+//+------------------------------------------------------------------+
+// Whether `id` is in a ",a,b," list.
+bool Listed(const string list, const long id)
+  {
+   return StringFind(list, "," + IntegerToString(id) + ",") >= 0;
+  }
+
+// Something the server refused, reported once in a next batch's `dropped`.
+void AddDropped(const string item, const string reason)
+  {
+   g_dropped += "{\"item\":" + JsonText(Clip(item, 100)) + ",\"reason\":" + JsonText(Clip(reason, 500)) + "}\n";
+  }
+
+// `,"dropped":[…]` with the first CM_MAX_DROPPED items not reported yet ("" when there is none); how many in count.
+string DroppedJson(int &count)
+  {
+   count = 0;
+   string items = "";
+   int pos = 0;
+   while(count < CM_MAX_DROPPED)
+     {
+      int eol = StringFind(g_dropped, "\n", pos);
+      if(eol < 0)
+         break;
+      items += (items == "" ? "" : ",") + StringSubstr(g_dropped, pos, eol - pos);
+      pos = eol + 1;
+      count++;
+     }
+   if(items == "")
+      return "";
+   return ",\"dropped\":[" + items + "]";
+  }
+
+// The first `count` items of g_dropped reached the server.
+void ForgetDropped(const int count)
+  {
+   for(int i = 0; i < count; i++)
+     {
+      int eol = StringFind(g_dropped, "\n");
+      if(eol < 0)
+         break;
+      g_dropped = StringSubstr(g_dropped, eol + 1);
+     }
+  }
+
+// `item` is left out of the reports from now on: said once in the Experts log, reported once in `dropped`.
+void LeaveOut(const string item, const string reason)
+  {
+   Print("CopyMonitor: the server refused ", item, " (400): ", reason, "; left out of the reports");
+   AddDropped(item, reason);
+  }
+
+// A batch refused with 400: leaves out what the server named by its place in the batch
+// ("accounts.0.deals.items.3.time: …", several joined by "; "): a deal, an open or closed position, the
+// state, the quotes. A message that names no such item (the account's currency, its login, a list too
+// long) holds the account's whole part back for CM_HOLD_SECONDS rather than send it again as it was. False
+// when the batch itself is wrong (its clock, say): it is built again, anew.
+bool DropRefused(const string message, const string batch)
+  {
+   if(StringFind(message, "dropped") == 0)
+     {
+      Print("CopyMonitor: the server refused the list of what was left out (400): ", message);
+      g_dropped = "";
+      return true;
+     }
+   if(StringFind(message, "sent_at") == 0 || StringFind(message, "seq") == 0 || StringFind(message, "batch_id") == 0 ||
+      StringFind(message, "session") == 0 || StringFind(message, "utc_offset_minutes") == 0)
+      return false;
+   string account = JsonItem(JsonGet(batch, "accounts"), 0);
+   if(account == "")
+      return false;
+   string who = JsonString(JsonGet(account, "login")) + "@" + JsonString(JsonGet(account, "server"));
+   bool left = false;
+   int at = StringFind(message, "accounts.0.");
+   while(at >= 0)
+     {
+      int next = StringFind(message, "; accounts.", at + 1);
+      string reason = next < 0 ? StringSubstr(message, at) : StringSubstr(message, at, next - at);
+      string place = StringSubstr(reason, 11);   // after "accounts.0."
+      string item = "";
+      if(StringFind(place, "deals.items.") == 0)
+        {
+         string deal = JsonItem(JsonGet(JsonGet(account, "deals"), "items"), (int)StringToInteger(StringSubstr(place, 12)));
+         long ticket = (long)JsonDouble(deal, "ticket");
+         if(deal != "" && !Listed(g_skipDeals, ticket))
+           {
+            g_skipDeals += IntegerToString(ticket) + ",";
+            item = who + " deal " + IntegerToString(ticket);
+           }
+        }
+      else
+         if(StringFind(place, "positions.open.") == 0 || StringFind(place, "positions.closed.") == 0)
+           {
+            bool open = StringFind(place, "positions.open.") == 0;
+            string list = JsonGet(JsonGet(account, "positions"), open ? "open" : "closed");
+            string position = JsonItem(list, (int)StringToInteger(StringSubstr(place, open ? 15 : 17)));
+            long identifier = (long)(open ? JsonDouble(position, "identifier") : StringToDouble(position));
+            if(position != "" && !Listed(g_skipPositions, identifier))
+              {
+               g_skipPositions += IntegerToString(identifier) + ",";
+               item = who + " position " + IntegerToString(identifier);
+              }
+           }
+         else
+            if(StringFind(place, "state") == 0 && !g_skipState)
+              {
+               g_skipState = true;
+               item = who + " state";
+              }
+            else
+               if(StringFind(place, "quotes") == 0 && !g_skipQuotes)
+                 {
+                  g_skipQuotes = true;
+                  item = who + " quotes";
+                 }
+      if(item != "")
+        {
+         LeaveOut(item, reason);
+         left = true;
+        }
+      at = next < 0 ? -1 : next + 2;
+     }
+   if(left)
+      return true;
+   if(message != g_heldReason)
+     {
+      Print("CopyMonitor: the server refused the account ", who, " (400): ", message, "; its reports are held back ", CM_HOLD_SECONDS,
+            " s at a time until the operator puts it right");
+      AddDropped(who, message);
+     }
+   g_heldReason = message;
+   g_heldUntil = TimeGMT() + CM_HOLD_SECONDS;
+   g_status = "held back: " + message;
+   return true;
+  }
 
 //+------------------------------------------------------------------+
 //| Reports                                                          |
@@ -559,6 +799,8 @@ string StateJson()
    long leverage = AccountLeverage();
    if(leverage < 1)
       leverage = 1;
+   if(leverage > 10000)
+      leverage = 10000;   // the server's limit: a broker's "unlimited" leverage is a huge number, and refused
    double margin = AccountMargin();
    if(margin < 0)
       margin = 0;
@@ -567,7 +809,9 @@ string StateJson()
           ",\"margin\":" + JsonNum(margin, 2) +
           ",\"free_margin\":" + JsonNum(AccountFreeMargin(), 2) +
           ",\"leverage\":" + IntegerToString(leverage) +
-          ",\"currency\":" + JsonText(AccountCurrency()) + "}";
+          ",\"currency\":" + JsonText(Currency()) +
+          ",\"connected\":" + (TerminalInfoInteger(TERMINAL_CONNECTED) != 0 ? "true" : "false") +
+          ",\"trade_allowed\":" + (TradeAllowed() ? "true" : "false") + "}";
   }
 
 // A deal as docs/ingest-api.md has it.
@@ -588,20 +832,25 @@ string DealJson(const long ticket, const long positionId, const long order, cons
           ",\"fee\":0" +
           ",\"swap\":" + JsonNum(swap, 2) +
           ",\"profit\":" + JsonNum(profit, 2) +
-          ",\"comment\":" + JsonText(StringSubstr(comment, 0, 64)) + "}";
+          ",\"comment\":" + JsonText(Clip(comment, 64)) + "}";
   }
 
 // Open orders (market ones: OP_BUY, OP_SELL) as positions: all of them (full) or those changed since the
-// last batch, with those closed since. inDeals: the "in" deals of open orders not sent yet this session
-// (at most inLimit of them), their tickets added to opened.
+// last batch, with those closed since; at most CM_MAX_POSITIONS of each, the rest in the next batch
+// (g_morePositions). inDeals: the "in" deals of open orders not sent yet this session (at most inLimit of
+// them), their tickets added to opened.
 string PositionsJson(const bool full, string &sigs, string &quotes, const int inLimit, string &inDeals, string &opened, int &inCount)
   {
    string open = "";
    string seenQuotes = ",";
+   int sent = 0;
+   int quoted = 0;
+   int gone = 0;
    sigs = ";";
    quotes = "";
    inDeals = "";
    inCount = 0;
+   g_morePositions = false;
    int total = OrdersTotal();
    for(int i = 0; i < total; i++)
      {
@@ -625,26 +874,38 @@ string PositionsJson(const bool full, string &sigs, string &quotes, const int in
       datetime time = OrderOpenTime();
       string comment = OrderComment();
       long id = RootTicket(ticket, comment);
+      bool left = Listed(g_skipPositions, id);   // refused by the server: still open, never reported closed
       string sig = JsonNum(volume) + "/" + JsonNum(current) + "/" + JsonNum(sl) + "/" + JsonNum(tp) + "/" + JsonNum(profit, 2) + "/" + JsonNum(swap, 2);
-      sigs += IntegerToString(id) + "=" + sig + ";";
-      if(StringFind(seenQuotes, "," + symbol + ",") < 0)
+      bool unchanged = !full && StringFind(g_posSigs, ";" + IntegerToString(id) + "=" + sig + ";") >= 0;
+      bool later = !left && !unchanged && sent == CM_MAX_POSITIONS;   // in the next batch: still open, never reported closed
+      sigs += IntegerToString(id) + "=" + (left ? "left out" : later ? "next" : sig) + ";";
+      if(later)
+         g_morePositions = true;
+      if(StringFind(seenQuotes, "," + symbol + ",") < 0 && quoted < CM_MAX_QUOTES)
         {
          seenQuotes += symbol + ",";
          double bid = MarketInfo(symbol, MODE_BID);
          double ask = MarketInfo(symbol, MODE_ASK);
          if(bid > 0 && ask > 0)
+           {
             quotes += (quotes == "" ? "" : ",") + (string)"{\"symbol\":" + JsonText(symbol) + ",\"bid\":" + JsonNum(bid) + ",\"ask\":" + JsonNum(ask) + "}";
+            quoted++;
+           }
         }
       string mark = "," + IntegerToString(ticket) + ",";
       if(inCount < inLimit && StringFind(opened, mark) < 0)
         {
-         inDeals += (inDeals == "" ? "" : ",") +
-                    DealJson((long)ticket * 2, id, ticket, time, type == OP_SELL ? 1 : 0, "in", symbol, volume, priceOpen, 0, 0, 0, comment);
+         if(!Listed(g_skipDeals, (long)ticket * 2))
+           {
+            inDeals += (inDeals == "" ? "" : ",") +
+                       DealJson((long)ticket * 2, id, ticket, time, type == OP_SELL ? 1 : 0, "in", symbol, volume, priceOpen, 0, 0, 0, comment);
+            inCount++;
+           }
          opened += IntegerToString(ticket) + ",";
-         inCount++;
         }
-      if(!full && StringFind(g_posSigs, ";" + IntegerToString(id) + "=" + sig + ";") >= 0)
+      if(left || unchanged || later)
          continue;
+      sent++;
       string item = "{\"identifier\":" + IntegerToString(id) +
                     ",\"ticket\":" + IntegerToString(ticket) +
                     ",\"symbol\":" + JsonText(symbol) +
@@ -656,7 +917,7 @@ string PositionsJson(const bool full, string &sigs, string &quotes, const int in
                     ",\"profit\":" + JsonNum(profit, 2) + ",\"swap\":" + JsonNum(swap, 2) +
                     ",\"commission\":" + JsonNum(commission, 2) +
                     ",\"time\":" + IntegerToString((long)time) +
-                    ",\"comment\":" + JsonText(StringSubstr(comment, 0, 64));
+                    ",\"comment\":" + JsonText(Clip(comment, 64));
       if(StringFind(comment, CM_COPY_PREFIX) == 0)
          item += ",\"copy_of\":" + IntegerToString(StringToInteger(StringSubstr(comment, StringLen(CM_COPY_PREFIX))));
       open += (open == "" ? "" : ",") + item + "}";
@@ -675,10 +936,21 @@ string PositionsJson(const bool full, string &sigs, string &quotes, const int in
             break;
          string id = StringSubstr(g_posSigs, pos, eq - pos);
          if(StringFind(sigs, ";" + id + "=") < 0)
-            closed += (closed == "" ? "" : ",") + id;
+           {
+            if(gone < CM_MAX_POSITIONS)
+               closed += (closed == "" ? "" : ",") + id;
+            else
+              {
+               sigs += id + "=gone;";   // reported closed in the next batch
+               g_morePositions = true;
+              }
+            gone++;
+           }
          pos = semi + 1;
         }
      }
+   if(g_skipQuotes)
+      quotes = "";
    string fullText = full ? "true" : "false";
    return "{\"full\":" + fullText + ",\"open\":[" + open + "],\"closed\":[" + closed + "]}";
   }
@@ -711,7 +983,11 @@ string DealsJson(datetime &cursor, string &tickets, bool &more, int &count)
       if(type != OP_BUY && type != OP_SELL && type != CM_OP_BALANCE && type != CM_OP_CREDIT)
          continue;   // cancelled and expired pending orders never traded
       datetime time = HistoryTime();
-      if(time < g_dealCursor || (time == g_dealCursor && StringFind(g_cursorTickets, "," + IntegerToString(OrderTicket()) + ",") >= 0))
+      if(time < g_dealCursor || (time == g_dealCursor && Listed(g_cursorTickets, OrderTicket())))
+         continue;
+      // Refused by the server: a closed order's out deal (dated by the time the cursor goes by) or a balance
+      // operation. The order is left out whole, and does not move the cursor.
+      if(Listed(g_skipDeals, (long)OrderTicket() * 2 + (type == OP_BUY || type == OP_SELL ? 1 : 0)))
          continue;
       keys[n] = (long)time * 2147483648 + OrderTicket();
       n++;
@@ -759,8 +1035,10 @@ string DealsJson(datetime &cursor, string &tickets, bool &more, int &count)
       double profit = OrderProfit();
       long id = RootTicket(ticket, comment);
       // Its "in" deal again, with the lots this ticket closed (a partial close leaves the rest under a new ticket).
+      if(!Listed(g_skipDeals, (long)ticket * 2))
+         items += (items == "" ? "" : ",") +
+                  DealJson((long)ticket * 2, id, ticket, openTime, type == OP_SELL ? 1 : 0, "in", symbol, lots, priceOpen, 0, 0, 0, comment);
       items += (items == "" ? "" : ",") +
-               DealJson((long)ticket * 2, id, ticket, openTime, type == OP_SELL ? 1 : 0, "in", symbol, lots, priceOpen, 0, 0, 0, comment) + "," +
                DealJson((long)ticket * 2 + 1, id, ticket, time, type == OP_SELL ? 0 : 1, "out", symbol, lots, priceClose, commission, swap, profit, comment);
       count += 2;
      }
@@ -780,47 +1058,74 @@ void StartSession(const string why)
    Print("CopyMonitor: new session (", why, ")");
   }
 
+// What the next batch carries (CM_BATCH_*), or 0 when there is nothing to send it about (the account not known yet).
+int BatchKind()
+  {
+   if(g_heldUntil != 0 && TimeGMT() < g_heldUntil)
+      return CM_BATCH_EMPTY;
+   if(!AccountKnown())
+      return 0;
+   if(g_needSnapshot)
+      return SnapshotDue() ? CM_BATCH_SNAPSHOT : CM_BATCH_STATE;
+   return CM_BATCH_CHANGES;
+  }
+
 // Builds the next batch into g_pending: the session's snapshot first, then what changed.
 void BuildBatch()
   {
-   bool snapshot = g_needSnapshot;
+   int kind = BatchKind();
+   g_pending = "";
+   if(kind == 0)
+      return;
    g_pendingCursor = g_dealCursor;
    g_pendingTickets = g_cursorTickets;
    g_pendingMore = false;
    g_pendingDeals = 0;
-   string deals = "";
-   if(!snapshot && g_historyKnown)
-      deals = DealsJson(g_pendingCursor, g_pendingTickets, g_pendingMore, g_pendingDeals);
-   // The "in" deals of open orders, once the history is caught up with (so history_from never passes history not sent).
-   string sigs = ";";
-   string quotes = "";
-   string inDeals = "";
-   int inCount = 0;
+   g_pendingSigs = g_posSigs;
    g_pendingOpened = g_opened;
-   string positions = PositionsJson(snapshot, sigs, quotes, snapshot || !g_historyKnown || g_pendingMore ? 0 : CM_MAX_DEALS - g_pendingDeals,
-                                    inDeals, g_pendingOpened, inCount);
-   string account = "{\"login\":" + JsonText(Login()) + ",\"server\":" + JsonText(ServerName()) +
-                    ",\"state\":" + StateJson() + ",\"positions\":" + positions;
-   if(!snapshot && g_historyKnown)
+   string accounts = "";
+   if(kind != CM_BATCH_EMPTY)
      {
-      if(inDeals != "")
-         deals += (deals == "" ? "" : ",") + inDeals;
-      g_pendingDeals += inCount;
-      account += ",\"deals\":{\"items\":[" + deals + "],\"deleted\":[]}";
+      string account = "{\"login\":" + JsonText(Login()) + ",\"server\":" + JsonText(ServerName());
+      if(!g_skipState)
+         account += ",\"state\":" + StateJson();
+      if(kind == CM_BATCH_SNAPSHOT || kind == CM_BATCH_CHANGES)
+        {
+         bool history = kind == CM_BATCH_CHANGES && g_historyKnown;
+         string deals = "";
+         if(history)
+            deals = DealsJson(g_pendingCursor, g_pendingTickets, g_pendingMore, g_pendingDeals);
+         // The "in" deals of open orders, once the history is caught up with (so history_from never passes history not sent).
+         string sigs = ";";
+         string quotes = "";
+         string inDeals = "";
+         int inCount = 0;
+         account += ",\"positions\":" + PositionsJson(kind == CM_BATCH_SNAPSHOT, sigs, quotes, !history || g_pendingMore ? 0 : CM_MAX_DEALS - g_pendingDeals,
+                                                     inDeals, g_pendingOpened, inCount);
+         g_pendingSigs = sigs;
+         if(history)
+           {
+            if(inDeals != "")
+               deals += (deals == "" ? "" : ",") + inDeals;
+            g_pendingDeals += inCount;
+            account += ",\"deals\":{\"items\":[" + deals + "],\"deleted\":[]}";
+           }
+         if(quotes != "")
+            account += ",\"quotes\":[" + quotes + "]";
+        }
+      accounts = account + "}";
      }
-   if(quotes != "")
-      account += ",\"quotes\":[" + quotes + "]";
-   account += "}";
    g_seq++;
    g_pending = "{\"session\":" + JsonText(g_session) +
                ",\"seq\":" + IntegerToString(g_seq) +
                ",\"batch_id\":" + JsonText(NewUuid()) +
                ",\"utc_offset_minutes\":" + IntegerToString(UtcOffsetMinutes()) +
                ",\"sent_at\":" + IntegerToString((long)TimeGMT() * 1000) +
-               ",\"accounts\":[" + account + "]}";
-   g_pendingSnapshot = snapshot;
-   g_pendingSigs = sigs;
+               ",\"accounts\":[" + accounts + "]" + DroppedJson(g_pendingDropped) + "}";
+   g_pendingKind = kind;
   }
+
+// Sends g_pending; true when the server took it, or refused something the next batch leaves out.
 bool SendPending()
   {
    string answer = "";
@@ -835,24 +1140,27 @@ bool SendPending()
          StartSession("the server asked for a resync");
          return true;
         }
-      if(g_pendingSnapshot)
+      ForgetDropped(g_pendingDropped);
+      if(g_pendingKind != CM_BATCH_EMPTY)
+         g_heldUntil = 0;
+      if(g_pendingKind == CM_BATCH_SNAPSHOT)
         {
          // Deals from history_from: the UTC time of the last deal stored (null: none), back to the broker's clock.
          // A day earlier, so a daylight-saving change in between loses nothing: deals sent again change nothing.
          string from = JsonGet(JsonGet(answer, "history_from"), Login() + "@" + ServerName());
-         g_dealCursor = 0;
+         string what = g_historyKnown ? "full snapshot sent" : "session started";
+         long cursor = 0;
          if(from != "" && from != "null")
-            g_dealCursor = (datetime)((long)StringToDouble(from) + UtcOffsetMinutes() * 60 - 86400);
-         if(g_dealCursor < 0)
-            g_dealCursor = 0;
+            cursor = (long)StringToDouble(from) + UtcOffsetMinutes() * 60 - 86400;
+         g_dealCursor = (datetime)(cursor > 0 ? cursor : 0);
          g_cursorTickets = ",";
          g_historyKnown = true;
          g_needSnapshot = false;
          g_moreDeals = true;
-         Print("CopyMonitor: session started (batch ", g_seq, "), deals from ",
+         Print("CopyMonitor: ", what, " (batch ", g_seq, "), deals from ",
                g_dealCursor == 0 ? "the start of the history" : TimeToString(g_dealCursor, TIME_DATE | TIME_SECONDS));
         }
-      else
+      if(g_pendingKind == CM_BATCH_CHANGES)
         {
          g_dealCursor = g_pendingCursor;
          g_cursorTickets = g_pendingTickets;
@@ -861,8 +1169,11 @@ bool SendPending()
             Print("CopyMonitor: batch ", g_seq, " sent ", g_pendingDeals, " deals, ", (long)JsonDouble(JsonGet(answer, "applied"), "deals"),
                   " booked");
         }
-      g_posSigs = g_pendingSigs;
-      g_opened = g_pendingOpened;
+      if(g_pendingKind == CM_BATCH_SNAPSHOT || g_pendingKind == CM_BATCH_CHANGES)
+        {
+         g_posSigs = g_pendingSigs;
+         g_opened = g_pendingOpened;
+        }
       g_nextPush = TimeGMT() + InpPushSeconds;
       g_status = "last push " + TimeToString(TimeLocal(), TIME_DATE | TIME_SECONDS) + " ok";
       if(JsonGet(answer, "clock_skew_flagged") == "true" && !g_skewWarned)
@@ -880,8 +1191,11 @@ bool SendPending()
       return false;
      }
    // Refused: nothing of it was used up (docs/ingest-api.md), so its seq is taken again by a new batch.
+   string refused = g_pending;
    g_pending = "";
    g_seq--;
+   if(status == 400 && DropRefused(message, refused))
+      return true;   // the next batch leaves out what the server named
    if(status == 409)
      {
       Print("CopyMonitor: batch refused (409): ", message);
@@ -899,27 +1213,41 @@ bool SendPending()
    return false;
   }
 
-// Pushes what is due: the snapshot, deals still to send, or the periodic report.
+// Whether a batch is due now: the push interval, something left out to report, a full snapshot as soon
+// as the terminal has settled, the rest of the deals, a trade.
+bool BatchDue()
+  {
+   if(TimeGMT() >= g_nextPush || g_dropped != "")
+      return true;
+   if(g_heldUntil != 0 && TimeGMT() < g_heldUntil)
+      return false;
+   if(g_needSnapshot)
+      return SnapshotDue();
+   return g_moreDeals || g_morePositions || g_dirty;
+  }
+
+// Pushes what is due: the snapshot, deals still to send, the periodic report.
 bool Push()
   {
    for(int attempt = 0; attempt < 20; attempt++)
      {
       if(g_pending == "")
         {
-         if(!g_needSnapshot && !g_moreDeals && !g_dirty && TimeGMT() < g_nextPush)
+         if(!BatchDue())
             return true;
          g_dirty = false;
          BuildBatch();
+         if(g_pending == "")
+           {
+            g_nextPush = TimeGMT() + InpPushSeconds;
+            return true;
+           }
         }
       if(!SendPending())
          return false;
-      if(!g_needSnapshot && !g_moreDeals && !g_dirty)
-         return true;
      }
    return true;
   }
-
-//+------------------------------------------------------------------+
 
 //+------------------------------------------------------------------+
 //| Commands                                                         |
@@ -954,6 +1282,63 @@ string Failure(string &message)
    return "rejected";
   }
 
+// A volume the symbol takes: to its lot step, at most its maximum (one below its minimum the terminal refuses).
+double VolumeFor(const string symbol, const double volume)
+  {
+   double step = SymbolInfoDouble(symbol, SYMBOL_VOLUME_STEP);
+   double most = SymbolInfoDouble(symbol, SYMBOL_VOLUME_MAX);
+   double rounded = volume;
+   if(step > 0)
+      rounded = MathRound(volume / step) * step;
+   if(most > 0 && rounded > most)
+      rounded = step > 0 ? MathFloor(most / step + 1e-9) * step : most;
+   return NormalizeDouble(rounded, 8);
+  }
+
+// A price to the symbol's digits (0 stays 0: none).
+double PriceFor(const string symbol, const double price)
+  {
+   if(price == 0)
+      return 0;
+   return NormalizeDouble(price, (int)SymbolInfoInteger(symbol, SYMBOL_DIGITS));
+  }
+
+// What an open answers of a volume cut to the symbol's maximum ("" when only the lot step rounded it).
+string VolumeCut(const string symbol, const double asked, const double volume)
+  {
+   double step = SymbolInfoDouble(symbol, SYMBOL_VOLUME_STEP);
+   if(volume >= asked - step / 2 - 1e-9)
+      return "";
+   return "; " + JsonNum(volume) + " lot of the " + JsonNum(asked) + " asked, " + symbol + "'s maximum";
+  }
+
+// What volumes the symbol takes, said after the terminal's words when it refuses one.
+string VolumeRange(const string symbol, const double asked)
+  {
+   return " (asked " + JsonNum(asked) + " lot; " + symbol + " takes " + JsonNum(SymbolInfoDouble(symbol, SYMBOL_VOLUME_MIN)) + " to " +
+          JsonNum(SymbolInfoDouble(symbol, SYMBOL_VOLUME_MAX)) + " by " + JsonNum(SymbolInfoDouble(symbol, SYMBOL_VOLUME_STEP)) + ")";
+  }
+
+// Why these stops cannot be set on an order of `buy` now: within the symbol's stop level of the price it
+// closes at (a buy at the bid, a sell at the ask), or on the wrong side of it; "" when they can be.
+string StopsInside(const string symbol, const bool buy, const double sl, const double tp)
+  {
+   double point = MarketInfo(symbol, MODE_POINT);
+   int level = (int)MarketInfo(symbol, MODE_STOPLEVEL);
+   int digits = (int)MarketInfo(symbol, MODE_DIGITS);
+   double close = MarketInfo(symbol, buy ? MODE_BID : MODE_ASK);
+   string at = (buy ? "the bid " : "the ask ") + DoubleToString(close, digits);
+   if(sl != 0 && (buy ? sl >= close : sl <= close))
+      return "SL " + DoubleToString(sl, digits) + " is not " + (buy ? "below " : "above ") + at;
+   if(tp != 0 && (buy ? tp <= close : tp >= close))
+      return "TP " + DoubleToString(tp, digits) + " is not " + (buy ? "above " : "below ") + at;
+   if(sl != 0 && MathAbs(close - sl) < level * point - point / 2)
+      return "SL " + DoubleToString(sl, digits) + " is within the stop level (" + IntegerToString(level) + " points) of " + at;
+   if(tp != 0 && MathAbs(tp - close) < level * point - point / 2)
+      return "TP " + DoubleToString(tp, digits) + " is within the stop level (" + IntegerToString(level) + " points) of " + at;
+   return "";
+  }
+
 string RunModify(const string payload, string &message)
   {
    long identifier = (long)JsonDouble(payload, "identifier");
@@ -963,14 +1348,8 @@ string RunModify(const string payload, string &message)
       message = "No open order " + IntegerToString(identifier);
       return "not_found";
      }
-   double sl = JsonDouble(payload, "sl");
-   double tp = JsonDouble(payload, "tp");
-   int digits = (int)MarketInfo(OrderSymbol(), MODE_DIGITS);
-   if(digits > 0)
-     {
-      sl = NormalizeDouble(sl, digits);
-      tp = NormalizeDouble(tp, digits);
-     }
+   double sl = PriceFor(OrderSymbol(), JsonDouble(payload, "sl"));
+   double tp = PriceFor(OrderSymbol(), JsonDouble(payload, "tp"));
    if(MathAbs(sl - OrderStopLoss()) < 1e-10 && MathAbs(tp - OrderTakeProfit()) < 1e-10)
      {
       // MT4 answers error 1 to a modification that changes nothing: it is already as asked.
@@ -993,17 +1372,23 @@ string RunClose(const string payload, string &message)
       message = "No open order " + IntegerToString(identifier);
       return "not_found";
      }
-   double volume = JsonDouble(payload, "volume");
-   double lots = OrderLots();
-   if(volume <= 0 || volume > lots)
-      volume = lots;
    string symbol = OrderSymbol();
+   double asked = JsonDouble(payload, "volume");
+   double lots = OrderLots();
    bool buy = OrderType() == OP_BUY;
+   double volume = lots;
+   if(asked > 0 && asked < lots)
+      volume = MathMin(VolumeFor(symbol, asked), lots);   // part of it, to the lot step
    RefreshRates();
    double price = MarketInfo(symbol, buy ? MODE_BID : MODE_ASK);
    ResetLastError();
    if(!OrderClose(ticket, volume, price, InpDeviation, clrNONE))
-      return Failure(message);
+     {
+      string state = Failure(message);
+      if(StringFind(message, "[131]") >= 0)
+         message += VolumeRange(symbol, asked);
+      return state;
+     }
    message = "Order #" + IntegerToString(ticket) + " closed " + JsonNum(volume) + " lots at " + JsonNum(price);
    return "done";
   }
@@ -1036,17 +1421,50 @@ string RunOpen(const string payload, string &message)
    SymbolSelect(symbol, true);
    RefreshRates();
    bool buy = JsonString(JsonGet(payload, "type")) == "buy";
+   double asked = JsonDouble(payload, "volume");
    double price = MarketInfo(symbol, buy ? MODE_ASK : MODE_BID);
+   double sl = PriceFor(symbol, JsonDouble(payload, "sl"));
+   double tp = PriceFor(symbol, JsonDouble(payload, "tp"));
+   // On a market-execution (ECN) account an order may carry no SL/TP: they are set by OrderModify once it
+   // is open, so they are checked against the stop level first (nothing is opened that cannot have them).
+   bool ecn = SymbolInfoInteger(symbol, SYMBOL_TRADE_EXEMODE) == SYMBOL_TRADE_EXECUTION_MARKET;
+   bool stops = sl != 0 || tp != 0;
+   if(ecn && stops)
+     {
+      string why = StopsInside(symbol, buy, sl, tp);
+      if(why != "")
+        {
+         message = ErrorText(130) + " [130]: " + why;
+         return "rejected";
+        }
+     }
    // The master position's identifier rides in the comment and is reported back as copy_of.
    string comment = CM_COPY_PREFIX + IntegerToString((long)JsonDouble(payload, "master_position_id"));
    ResetLastError();
-   int ticket = OrderSend(symbol, buy ? OP_BUY : OP_SELL, JsonDouble(payload, "volume"), price, InpDeviation,
-                          JsonDouble(payload, "sl"), JsonDouble(payload, "tp"), comment, InpMagic, 0, clrNONE);
+   double volume = VolumeFor(symbol, asked);
+   int ticket = OrderSend(symbol, buy ? OP_BUY : OP_SELL, volume, price, InpDeviation,
+                          ecn ? 0 : sl, ecn ? 0 : tp, comment, InpMagic, 0, clrNONE);
    if(ticket < 0)
-      return Failure(message);
-   message = "Order #" + IntegerToString(ticket) + " opened";
+     {
+      string state = Failure(message);
+      if(StringFind(message, "[131]") >= 0)
+         message += VolumeRange(symbol, asked);
+      return state;
+     }
+   g_openedIdentifier = ticket;
+   message = "Order #" + IntegerToString(ticket) + " opened" + VolumeCut(symbol, asked, volume);
+   if(ecn && stops)
+     {
+      ResetLastError();
+      if(!OrderSelect(ticket, SELECT_BY_TICKET) || !OrderModify(ticket, OrderOpenPrice(), sl, tp, 0, clrNONE))
+        {
+         int err = GetLastError();
+         message += "; its SL/TP were refused: " + ErrorText(err) + " [" + IntegerToString(err) + "]";
+        }
+     }
    return "done";
   }
+
 void FlushAnswers()
   {
    while(g_answers != "")
@@ -1073,6 +1491,7 @@ void RunCommand(const string command)
    double expiresAt = JsonDouble(command, "expires_at");
    string state = "rejected";
    string message = "";
+   g_openedIdentifier = 0;
    if(JsonString(JsonGet(command, "login")) != Login() || JsonString(JsonGet(command, "server")) != ServerName())
      {
       state = "not_found";
@@ -1098,7 +1517,11 @@ void RunCommand(const string command)
    g_commandsRun++;
    g_dirty = true;
    Print("CopyMonitor: command ", kind, " ", id, ": ", state, " ", message);
-   g_answers += id + "\t{\"state\":" + JsonText(state) + ",\"message\":" + JsonText(StringSubstr(message, 0, 500)) + "}\n";
+   // An open done names the position it opened: the server links the copy by it, whatever becomes of the comment.
+   string opened = "";
+   if(kind == "open" && state == "done" && g_openedIdentifier > 0)
+      opened = ",\"identifier\":" + IntegerToString(g_openedIdentifier);
+   g_answers += id + "\t{\"state\":" + JsonText(state) + ",\"message\":" + JsonText(Clip(message, 500)) + opened + "}\n";
   }
 
 void PollCommands()
@@ -1119,10 +1542,30 @@ void PollCommands()
      }
   }
 
-
 //+------------------------------------------------------------------+
 //| Events                                                           |
 //+------------------------------------------------------------------+
+// What an initialisation starts afresh: changing the inputs initialises the EA again without reloading it,
+// and the globals keep their values (a refused key among them). Command answers and what is still to be
+// reported in `dropped` are kept.
+void ResetAgent()
+  {
+   g_stopped = false;
+   g_backoff = 0;
+   g_retryAt = 0;
+   g_nextPush = 0;
+   g_readySince = 0;
+   g_connection = 0;
+   g_skipDeals = ",";
+   g_skipPositions = ",";
+   g_skipState = false;
+   g_skipQuotes = false;
+   g_heldUntil = 0;
+   g_heldReason = "";
+   g_skewWarned = false;
+   g_status = "starting";
+  }
+
 int OnInit()
   {
    if(StringFind(BaseUrl(), "http") != 0 || InpAgentKey == "")
@@ -1130,11 +1573,15 @@ int OnInit()
       Print("CopyMonitor: give the server URL (https://...) and the agent key in the inputs");
       return INIT_PARAMETERS_INCORRECT;
      }
+   // Changing the inputs initialises the EA again without reloading it: the globals keep their values.
+   ResetAgent();
+   g_lastOpenCount = -1;
+   g_lastHistoryCount = -1;
    MathSrand(GetTickCount() ^ (uint)TimeLocal());
    StartSession("start");
    int offset = UtcOffsetMinutes();
-   Print("CopyMonitor: reporting ", Login(), " on ", ServerName(), " (", AccountCompany(), ") to ", BaseUrl(), " every ", InpPushSeconds,
-         " s; broker clock UTC", offset >= 0 ? "+" : "", DoubleToString(offset / 60.0, 2),
+   Print("CopyMonitor: reporting to ", BaseUrl(), " every ", InpPushSeconds, " s, a full snapshot ", InpSettleSeconds,
+         " s after the terminal is connected; broker clock UTC", offset >= 0 ? "+" : "", DoubleToString(offset / 60.0, 2),
          g_offsetKnown ? "" : " (no recent quote: taken as UTC until one comes)");
    EventSetTimer(1);
    return INIT_SUCCEEDED;
@@ -1165,12 +1612,14 @@ void OnTimer()
       ShowStatus();
       return;
      }
+   WatchConnection();
    WatchOrders();
    if(TimeGMT() < g_retryAt)
       return;
    if(Push())
      {
-      PollCommands();
+      if(AccountKnown())
+         PollCommands();
       FlushAnswers();
       WatchOrders();
       if(g_dirty)

@@ -4,7 +4,7 @@
 //| Reports this terminal's account (state, open positions, deals) to |
 //| the monitor over Ingest API v1 (docs/ingest-api.md) and runs the  |
 //| commands the monitor sends back (TP/SL edits, closes, copies).    |
-//| Install: docs/ea.md. Version 1.0.                                 |
+//| Install: docs/ea.md. Version 1.1.                                 |
 //|                                                                  |
 //| Written in the common subset of MQL5 and C++: the same file is    |
 //| compiled by g++ against tests/ea/mql5.h and run end to end        |
@@ -12,56 +12,86 @@
 //| lines: C++ has no such directive).                               |
 //+------------------------------------------------------------------+
 
-// MQL5 dynamic byte arrays (the C++ test harness defines CM_BYTES as a std::vector first).
+// MQL5 dynamic arrays (the C++ test harness defines these as std::vectors first).
 #ifndef CM_BYTES
 #define CM_BYTES(name) char name[]
 #endif
+#ifndef CM_LONGS
+#define CM_LONGS(name) long name[]
+#endif
 
-input string InpServerUrl   = "https://monitor.example.com"; // Server URL (add it to Tools > Options > Expert Advisors)
-input string InpAgentKey    = "";                            // Agent key (shown once by the operator)
-input int    InpPushSeconds = 5;                             // Push interval, seconds
-input string InpSymbols     = "";                            // Symbols to report, comma-separated (empty: all)
-input int    InpTimeoutMs   = 10000;                         // HTTP timeout, milliseconds
-input int    InpDeviation   = 20;                            // Slippage allowed for closes and copies, points
-input long   InpMagic       = 20261126;                      // Magic number of the copies this EA opens
+input string InpServerUrl     = "https://monitor.example.com"; // Server URL (add it to Tools > Options > Expert Advisors)
+input string InpAgentKey      = "";                            // Agent key (shown once by the operator)
+input int    InpPushSeconds   = 5;                             // Push interval, seconds
+input string InpSymbols       = "";                            // Symbols to report, comma-separated (empty: all)
+input int    InpTimeoutMs     = 10000;                         // HTTP timeout, milliseconds
+input int    InpDeviation     = 20;                            // Slippage allowed for closes and copies, points
+input long   InpMagic         = 20261126;                      // Magic number of the copies this EA opens
+input int    InpSettleSeconds = 3;                             // Wait after the terminal connects before the first full snapshot, seconds
 
 #define CM_MAX_DEALS 500
+#define CM_MAX_POSITIONS 500    // open positions a batch may carry, and closed ones (the rest go in the next)
+#define CM_MAX_QUOTES 500       // quotes a batch may carry
+#define CM_MAX_DROPPED 50       // items a batch's `dropped` may carry
+#define CM_HOLD_SECONDS 300     // an account's part the server refused as a whole waits this long before it is sent again
 #define CM_COPY_PREFIX "cm#"
+#define CM_ERR_URL_NOT_ALLOWED 4014   // WebRequest: the URL is not in Tools > Options > Expert Advisors (MQL4 says 4060)
+#define CM_BATCH_SNAPSHOT 1     // state and every open position: the session's (or a reconnection's) first
+#define CM_BATCH_CHANGES 2      // state, the positions changed or closed, the next deals
+#define CM_BATCH_STATE 3        // state only: the terminal is not connected, or not settled yet
+#define CM_BATCH_EMPTY 4        // no account: its part is held back (refused as a whole)
 
 //--- the agent's session (docs/ingest-api.md: session, seq, batch_id)
 string   g_session = "";
 long     g_seq = 0;
-bool     g_needSnapshot = true;   // the next batch starts the session: state and every open position
+bool     g_needSnapshot = true;   // a full snapshot is due: at the session's start, and after the terminal reconnects
 bool     g_historyKnown = false;  // history_from has been read for this session
 bool     g_moreDeals = false;     // deals are still to be sent (at most 500 a batch)
+bool     g_morePositions = false; // positions are still to be sent (at most 500 open and 500 closed a batch)
 bool     g_dirty = false;         // something traded: push now
 datetime g_nextPush = 0;
 datetime g_retryAt = 0;
 int      g_backoff = 0;
+//--- the terminal: since when it has been connected with its account known (0: it is not)
+datetime g_readySince = 0;
+int      g_connection = 0;        // what the log last said: 0 nothing yet, 1 not connected, 2 connected
 //--- the batch sent and not yet answered: sent again as it is (same batch_id) after a failure
 string   g_pending = "";
-bool     g_pendingSnapshot = false;
+int      g_pendingKind = 0;
 datetime g_pendingCursor = 0;
 string   g_pendingTickets = ",";
 string   g_pendingSigs = ";";
 bool     g_pendingMore = false;
 int      g_pendingDeals = 0;
+int      g_pendingDropped = 0;    // how many of g_dropped it carries
 //--- what the server has: deals up to the cursor (broker time) and the tickets at that second, positions as last sent
 datetime g_dealCursor = 0;
 string   g_cursorTickets = ",";
 string   g_posSigs = ";";
+//--- what the server refused (400) and the EA leaves out: deal tickets, position identifiers, the state, the quotes,
+//--- the account's whole part until g_heldUntil; g_dropped: "{item,reason}\n" lines not reported yet
+string   g_skipDeals = ",";
+string   g_skipPositions = ",";
+bool     g_skipState = false;
+bool     g_skipQuotes = false;
+datetime g_heldUntil = 0;
+string   g_heldReason = "";
+string   g_dropped = "";
 //--- command answers not yet delivered: "id\tjson\n" lines
 string   g_answers = "";
+long     g_openedIdentifier = 0;  // the position an `open` just opened
 //--- the chart's status line
 string   g_status = "starting";
 long     g_lastAck = 0;
 int      g_commandsRun = 0;
 bool     g_skewWarned = false;
-bool     g_stopped = false;       // the key was refused (401): nothing more is sent until the EA is attached again
+bool     g_stopped = false;       // the key was refused (401): nothing more is sent until the EA is initialised again
 
 //+------------------------------------------------------------------+
 //| JSON: the little the protocol needs                              |
 //+------------------------------------------------------------------+
+// A JSON string of `value`. The server refuses control characters (C0, DEL, C1) and lone surrogates:
+// they go as a space and as U+FFFD.
 string JsonText(const string value)
   {
    string out = "\"";
@@ -69,18 +99,40 @@ string JsonText(const string value)
    for(int i = 0; i < n; i++)
      {
       ushort c = StringGetCharacter(value, i);
+      ushort next = i + 1 < n ? StringGetCharacter(value, i + 1) : 0;
       if(c == '"')
          out += "\\\"";
       else
          if(c == '\\')
             out += "\\\\";
          else
-            if(c < 32 || c == 127)
-               out += " ";   // the server refuses control characters in text
+            if(c < 32 || (c >= 127 && c <= 159))
+               out += " ";
             else
-               out += StringSubstr(value, i, 1);
+               if(c >= 0xD800 && c <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF)
+                 {
+                  out += StringSubstr(value, i, 2);   // a character past U+FFFF: a surrogate pair
+                  i++;
+                 }
+               else
+                  if(c >= 0xD800 && c <= 0xDFFF)
+                     out += ShortToString(0xFFFD);
+                  else
+                     out += StringSubstr(value, i, 1);
      }
    return out + "\"";
+  }
+
+// At most `length` UTF-16 units of `value` (the server counts text so), never half a surrogate pair.
+string Clip(const string value, const int length)
+  {
+   if(StringLen(value) <= length)
+      return value;
+   int cut = length;
+   ushort last = StringGetCharacter(value, cut - 1);
+   if(cut > 0 && last >= 0xD800 && last <= 0xDBFF)
+      cut--;
+   return StringSubstr(value, 0, cut);
   }
 
 string JsonNum(const double value, const int digits = 8)
@@ -313,6 +365,11 @@ string ServerName()
    return AccountInfoString(ACCOUNT_SERVER);
   }
 
+string Currency()
+  {
+   return AccountInfoString(ACCOUNT_CURRENCY);
+  }
+
 // Broker server time − UTC, in minutes, as the terminal measures it.
 int UtcOffsetMinutes()
   {
@@ -323,6 +380,15 @@ int UtcOffsetMinutes()
    if(minutes > 840)
       minutes = 840;
    return minutes;
+  }
+
+// The broker's clock now. TimeCurrent() is the last quote's time and stands still while the market is
+// closed (a weekend); TimeTradeServer() moves with this computer's clock. The later of the two.
+datetime BrokerNow()
+  {
+   datetime quoted = TimeCurrent();
+   datetime computed = TimeTradeServer();
+   return computed > quoted ? computed : quoted;
   }
 
 bool SymbolWanted(const string symbol)
@@ -353,18 +419,67 @@ void Backoff(const string why)
    Print("CopyMonitor: ", why, "; retrying in ", g_backoff, " s");
   }
 
-// A key mistyped or revoked: every call would be refused the same way, so the EA stops sending.
+// A key mistyped or revoked: every call would be refused the same way, so the EA stops sending until it
+// is initialised again (the key put right in its inputs, or the EA attached again).
 void KeyRefused()
   {
    g_stopped = true;
    g_status = "stopped: the agent key is not accepted (401)";
-   Print("CopyMonitor: the agent key is not accepted (401): stopped sending; check InpAgentKey with the operator, then attach the EA again");
+   Print("CopyMonitor: the agent key is not accepted (401): stopped sending; check InpAgentKey with the operator and put it right in the EA's inputs");
   }
 
 void ShowStatus()
   {
    Comment("CopyMonitor ", Login(), "@", ServerName(), "\n", g_status, "\nsession seq ", g_seq, ", ack ", g_lastAck,
            ", commands run ", g_commandsRun);
+  }
+
+//+------------------------------------------------------------------+
+//| The terminal's connection                                        |
+//+------------------------------------------------------------------+
+// The terminal knows its account: a login, a server and a currency (not yet while it is starting).
+bool AccountKnown()
+  {
+   return Login() != "0" && ServerName() != "" && Currency() != "";
+  }
+
+// Connected to its trade server, with its account known.
+bool TerminalReady()
+  {
+   return TerminalInfoInteger(TERMINAL_CONNECTED) != 0 && AccountKnown();
+  }
+
+// The terminal may trade: its Algo Trading (AutoTrading) button, and the broker's permission for the account.
+bool TradeAllowed()
+  {
+   return TerminalInfoInteger(TERMINAL_TRADE_ALLOWED) != 0 && AccountInfoInteger(ACCOUNT_TRADE_ALLOWED) != 0;
+  }
+
+// Notes when the terminal connects (the full snapshot waits InpSettleSeconds after that, for its positions
+// to load) and when it is not connected (a full snapshot is due once it is; meanwhile the state only).
+void WatchConnection()
+  {
+   if(TerminalReady())
+     {
+      if(g_readySince == 0)
+         g_readySince = TimeGMT();
+      if(g_connection != 2)
+         Print("CopyMonitor: the terminal is connected: account ", Login(), " on ", ServerName(), "; a full snapshot in ", InpSettleSeconds, " s");
+      g_connection = 2;
+      return;
+     }
+   if(g_connection != 1)
+      Print("CopyMonitor: the terminal is not connected to its trade server", AccountKnown() ? ": reporting its state only" : "",
+            "; a full snapshot once it is");
+   g_connection = 1;
+   g_readySince = 0;
+   g_needSnapshot = true;
+  }
+
+// The terminal has been connected long enough (InpSettleSeconds) for its positions to have loaded.
+bool SnapshotDue()
+  {
+   return g_readySince != 0 && TimeGMT() >= g_readySince + InpSettleSeconds;
   }
 
 //+------------------------------------------------------------------+
@@ -388,15 +503,153 @@ int HttpCall(const string method, const string path, const string body, string &
    if(status == -1)
      {
       int err = GetLastError();
-      if(err == 4014)
-         Print("CopyMonitor: WebRequest is not allowed for ", BaseUrl(),
-               ": add it in Tools > Options > Expert Advisors > Allow WebRequest for listed URL");
+      if(err == CM_ERR_URL_NOT_ALLOWED)
+         Print("CopyMonitor: WebRequest is not allowed for ", BaseUrl(), " (error ", err,
+               "): add it in Tools > Options > Expert Advisors > Allow WebRequest for listed URL");
       else
          Print("CopyMonitor: ", method, " ", path, " failed, error ", err);
       return -1;
      }
    answer = CharArrayToString(result, 0, WHOLE_ARRAY, CP_UTF8);
    return status;
+  }
+
+//+------------------------------------------------------------------+
+//| What the server refused (400): left out, said once, reported     |
+//+------------------------------------------------------------------+
+// Whether `id` is in a ",a,b," list.
+bool Listed(const string list, const long id)
+  {
+   return StringFind(list, "," + IntegerToString(id) + ",") >= 0;
+  }
+
+// Something the server refused, reported once in a next batch's `dropped`.
+void AddDropped(const string item, const string reason)
+  {
+   g_dropped += "{\"item\":" + JsonText(Clip(item, 100)) + ",\"reason\":" + JsonText(Clip(reason, 500)) + "}\n";
+  }
+
+// `,"dropped":[…]` with the first CM_MAX_DROPPED items not reported yet ("" when there is none); how many in count.
+string DroppedJson(int &count)
+  {
+   count = 0;
+   string items = "";
+   int pos = 0;
+   while(count < CM_MAX_DROPPED)
+     {
+      int eol = StringFind(g_dropped, "\n", pos);
+      if(eol < 0)
+         break;
+      items += (items == "" ? "" : ",") + StringSubstr(g_dropped, pos, eol - pos);
+      pos = eol + 1;
+      count++;
+     }
+   if(items == "")
+      return "";
+   return ",\"dropped\":[" + items + "]";
+  }
+
+// The first `count` items of g_dropped reached the server.
+void ForgetDropped(const int count)
+  {
+   for(int i = 0; i < count; i++)
+     {
+      int eol = StringFind(g_dropped, "\n");
+      if(eol < 0)
+         break;
+      g_dropped = StringSubstr(g_dropped, eol + 1);
+     }
+  }
+
+// `item` is left out of the reports from now on: said once in the Experts log, reported once in `dropped`.
+void LeaveOut(const string item, const string reason)
+  {
+   Print("CopyMonitor: the server refused ", item, " (400): ", reason, "; left out of the reports");
+   AddDropped(item, reason);
+  }
+
+// A batch refused with 400: leaves out what the server named by its place in the batch
+// ("accounts.0.deals.items.3.time: …", several joined by "; "): a deal, an open or closed position, the
+// state, the quotes. A message that names no such item (the account's currency, its login, a list too
+// long) holds the account's whole part back for CM_HOLD_SECONDS rather than send it again as it was. False
+// when the batch itself is wrong (its clock, say): it is built again, anew.
+bool DropRefused(const string message, const string batch)
+  {
+   if(StringFind(message, "dropped") == 0)
+     {
+      Print("CopyMonitor: the server refused the list of what was left out (400): ", message);
+      g_dropped = "";
+      return true;
+     }
+   if(StringFind(message, "sent_at") == 0 || StringFind(message, "seq") == 0 || StringFind(message, "batch_id") == 0 ||
+      StringFind(message, "session") == 0 || StringFind(message, "utc_offset_minutes") == 0)
+      return false;
+   string account = JsonItem(JsonGet(batch, "accounts"), 0);
+   if(account == "")
+      return false;
+   string who = JsonString(JsonGet(account, "login")) + "@" + JsonString(JsonGet(account, "server"));
+   bool left = false;
+   int at = StringFind(message, "accounts.0.");
+   while(at >= 0)
+     {
+      int next = StringFind(message, "; accounts.", at + 1);
+      string reason = next < 0 ? StringSubstr(message, at) : StringSubstr(message, at, next - at);
+      string place = StringSubstr(reason, 11);   // after "accounts.0."
+      string item = "";
+      if(StringFind(place, "deals.items.") == 0)
+        {
+         string deal = JsonItem(JsonGet(JsonGet(account, "deals"), "items"), (int)StringToInteger(StringSubstr(place, 12)));
+         long ticket = (long)JsonDouble(deal, "ticket");
+         if(deal != "" && !Listed(g_skipDeals, ticket))
+           {
+            g_skipDeals += IntegerToString(ticket) + ",";
+            item = who + " deal " + IntegerToString(ticket);
+           }
+        }
+      else
+         if(StringFind(place, "positions.open.") == 0 || StringFind(place, "positions.closed.") == 0)
+           {
+            bool open = StringFind(place, "positions.open.") == 0;
+            string list = JsonGet(JsonGet(account, "positions"), open ? "open" : "closed");
+            string position = JsonItem(list, (int)StringToInteger(StringSubstr(place, open ? 15 : 17)));
+            long identifier = (long)(open ? JsonDouble(position, "identifier") : StringToDouble(position));
+            if(position != "" && !Listed(g_skipPositions, identifier))
+              {
+               g_skipPositions += IntegerToString(identifier) + ",";
+               item = who + " position " + IntegerToString(identifier);
+              }
+           }
+         else
+            if(StringFind(place, "state") == 0 && !g_skipState)
+              {
+               g_skipState = true;
+               item = who + " state";
+              }
+            else
+               if(StringFind(place, "quotes") == 0 && !g_skipQuotes)
+                 {
+                  g_skipQuotes = true;
+                  item = who + " quotes";
+                 }
+      if(item != "")
+        {
+         LeaveOut(item, reason);
+         left = true;
+        }
+      at = next < 0 ? -1 : next + 2;
+     }
+   if(left)
+      return true;
+   if(message != g_heldReason)
+     {
+      Print("CopyMonitor: the server refused the account ", who, " (400): ", message, "; its reports are held back ", CM_HOLD_SECONDS,
+            " s at a time until the operator puts it right");
+      AddDropped(who, message);
+     }
+   g_heldReason = message;
+   g_heldUntil = TimeGMT() + CM_HOLD_SECONDS;
+   g_status = "held back: " + message;
+   return true;
   }
 
 //+------------------------------------------------------------------+
@@ -407,6 +660,8 @@ string StateJson()
    long leverage = AccountInfoInteger(ACCOUNT_LEVERAGE);
    if(leverage < 1)
       leverage = 1;
+   if(leverage > 10000)
+      leverage = 10000;   // the server's limit: a broker's "unlimited" leverage is a huge number, and refused
    double margin = AccountInfoDouble(ACCOUNT_MARGIN);
    if(margin < 0)
       margin = 0;
@@ -415,16 +670,24 @@ string StateJson()
           ",\"margin\":" + JsonNum(margin, 2) +
           ",\"free_margin\":" + JsonNum(AccountInfoDouble(ACCOUNT_MARGIN_FREE), 2) +
           ",\"leverage\":" + IntegerToString(leverage) +
-          ",\"currency\":" + JsonText(AccountInfoString(ACCOUNT_CURRENCY)) + "}";
+          ",\"currency\":" + JsonText(Currency()) +
+          ",\"connected\":" + (TerminalInfoInteger(TERMINAL_CONNECTED) != 0 ? "true" : "false") +
+          ",\"trade_allowed\":" + (TradeAllowed() ? "true" : "false") + "}";
   }
 
-// Open positions: all of them (full) or those changed since the last batch, with those closed since.
+// Open positions: all of them (full) or those changed since the last batch, with those closed since; at
+// most CM_MAX_POSITIONS of each, the rest in the next batch (g_morePositions). A full snapshot of more than
+// that leaves the rest for the next batch too: the server holds them unconfirmed for that second.
 string PositionsJson(const bool full, string &sigs, string &quotes)
   {
    string open = "";
    string seenQuotes = ",";
+   int sent = 0;
+   int quoted = 0;
+   int gone = 0;
    sigs = ";";
    quotes = "";
+   g_morePositions = false;
    int total = PositionsTotal();
    for(int i = 0; i < total; i++)
      {
@@ -435,6 +698,11 @@ string PositionsJson(const bool full, string &sigs, string &quotes)
       if(!SymbolWanted(symbol))
          continue;
       long id = PositionGetInteger(POSITION_IDENTIFIER);
+      if(Listed(g_skipPositions, id))
+        {
+         sigs += IntegerToString(id) + "=left out;";   // still open: never reported closed
+         continue;
+        }
       double volume = PositionGetDouble(POSITION_VOLUME);
       double current = PositionGetDouble(POSITION_PRICE_CURRENT);
       double sl = PositionGetDouble(POSITION_SL);
@@ -443,17 +711,28 @@ string PositionsJson(const bool full, string &sigs, string &quotes)
       double swap = PositionGetDouble(POSITION_SWAP);
       string comment = PositionGetString(POSITION_COMMENT);
       string sig = JsonNum(volume) + "/" + JsonNum(current) + "/" + JsonNum(sl) + "/" + JsonNum(tp) + "/" + JsonNum(profit, 2) + "/" + JsonNum(swap, 2);
-      sigs += IntegerToString(id) + "=" + sig + ";";
-      if(StringFind(seenQuotes, "," + symbol + ",") < 0)
+      bool unchanged = !full && StringFind(g_posSigs, ";" + IntegerToString(id) + "=" + sig + ";") >= 0;
+      bool later = !unchanged && sent == CM_MAX_POSITIONS;   // in the next batch: still open, never reported closed
+      sigs += IntegerToString(id) + "=" + (later ? "next" : sig) + ";";
+      if(later)
+        {
+         g_morePositions = true;
+         continue;
+        }
+      if(StringFind(seenQuotes, "," + symbol + ",") < 0 && quoted < CM_MAX_QUOTES)
         {
          seenQuotes += symbol + ",";
          double bid = SymbolInfoDouble(symbol, SYMBOL_BID);
          double ask = SymbolInfoDouble(symbol, SYMBOL_ASK);
          if(bid > 0 && ask > 0)
+           {
             quotes += (quotes == "" ? "" : ",") + (string)"{\"symbol\":" + JsonText(symbol) + ",\"bid\":" + JsonNum(bid) + ",\"ask\":" + JsonNum(ask) + "}";
+            quoted++;
+           }
         }
-      if(!full && StringFind(g_posSigs, ";" + IntegerToString(id) + "=" + sig + ";") >= 0)
+      if(unchanged)
          continue;
+      sent++;
       string item = "{\"identifier\":" + IntegerToString(id) +
                     ",\"ticket\":" + IntegerToString((long)ticket) +
                     ",\"symbol\":" + JsonText(symbol) +
@@ -464,7 +743,7 @@ string PositionsJson(const bool full, string &sigs, string &quotes)
                     ",\"sl\":" + JsonNum(sl) + ",\"tp\":" + JsonNum(tp) +
                     ",\"profit\":" + JsonNum(profit, 2) + ",\"swap\":" + JsonNum(swap, 2) +
                     ",\"time\":" + IntegerToString(PositionGetInteger(POSITION_TIME)) +
-                    ",\"comment\":" + JsonText(StringSubstr(comment, 0, 64));
+                    ",\"comment\":" + JsonText(Clip(comment, 64));
       if(StringFind(comment, CM_COPY_PREFIX) == 0)
          item += ",\"copy_of\":" + IntegerToString(StringToInteger(StringSubstr(comment, StringLen(CM_COPY_PREFIX))));
       open += (open == "" ? "" : ",") + item + "}";
@@ -483,15 +762,26 @@ string PositionsJson(const bool full, string &sigs, string &quotes)
             break;
          string id = StringSubstr(g_posSigs, pos, eq - pos);
          if(StringFind(sigs, ";" + id + "=") < 0)
-            closed += (closed == "" ? "" : ",") + id;
+           {
+            if(gone < CM_MAX_POSITIONS)
+               closed += (closed == "" ? "" : ",") + id;
+            else
+              {
+               sigs += id + "=gone;";   // reported closed in the next batch
+               g_morePositions = true;
+              }
+            gone++;
+           }
          pos = semi + 1;
         }
      }
+   if(g_skipQuotes)
+      quotes = "";
    string fullText = full ? "true" : "false";
    return "{\"full\":" + fullText + ",\"open\":[" + open + "],\"closed\":[" + closed + "]}";
   }
 
-// Deals after the cursor, at most CM_MAX_DEALS; the cursor after them in cursor/tickets.
+// Deals after the cursor, oldest first, at most CM_MAX_DEALS; the cursor after them in cursor/tickets.
 string DealsJson(datetime &cursor, string &tickets, bool &more, int &count)
   {
    string items = "";
@@ -499,23 +789,48 @@ string DealsJson(datetime &cursor, string &tickets, bool &more, int &count)
    more = false;
    cursor = g_dealCursor;
    tickets = g_cursorTickets;
-   if(!HistorySelect(g_dealCursor, TimeCurrent() + 86400))
+   // Up to a day past the broker's clock now: a clock that moves over a weekend, so the weekend's deposits are read.
+   if(!HistorySelect(g_dealCursor, BrokerNow() + 86400))
       return "";
+   // HistorySelect promises no order: the (time, ticket) of each deal due, sorted before the batch is cut at 500.
+   CM_LONGS(times);
+   CM_LONGS(order);
    int total = HistoryDealsTotal();
+   ArrayResize(times, total);
+   ArrayResize(order, total);
+   int n = 0;
    for(int i = 0; i < total; i++)
      {
       ulong ticket = HistoryDealGetTicket(i);
       if(ticket == 0)
          continue;
       datetime time = (datetime)HistoryDealGetInteger(ticket, DEAL_TIME);
-      string mark = "," + IntegerToString((long)ticket) + ",";
-      if(time < g_dealCursor || (time == g_dealCursor && StringFind(g_cursorTickets, mark) >= 0))
-         continue;
+      if(time < g_dealCursor || (time == g_dealCursor && Listed(g_cursorTickets, (long)ticket)) || Listed(g_skipDeals, (long)ticket))
+         continue;   // sent already, or refused by the server (it does not move the cursor)
+      times[n] = (long)time;
+      order[n] = (long)ticket;
+      n++;
+     }
+   for(int gap = n / 2; gap > 0; gap /= 2)
+      for(int i = gap; i < n; i++)
+         for(int j = i; j >= gap && (times[j - gap] > times[j] || (times[j - gap] == times[j] && order[j - gap] > order[j])); j -= gap)
+           {
+            long t = times[j];
+            times[j] = times[j - gap];
+            times[j - gap] = t;
+            long o = order[j];
+            order[j] = order[j - gap];
+            order[j - gap] = o;
+           }
+   for(int k = 0; k < n; k++)
+     {
       if(count == CM_MAX_DEALS)
         {
          more = true;
          break;
         }
+      ulong ticket = (ulong)order[k];
+      datetime time = (datetime)times[k];
       if(time > cursor)
         {
          cursor = time;
@@ -540,7 +855,7 @@ string DealsJson(datetime &cursor, string &tickets, bool &more, int &count)
                ",\"fee\":" + JsonNum(HistoryDealGetDouble(ticket, DEAL_FEE), 2) +
                ",\"swap\":" + JsonNum(HistoryDealGetDouble(ticket, DEAL_SWAP), 2) +
                ",\"profit\":" + JsonNum(HistoryDealGetDouble(ticket, DEAL_PROFIT), 2) +
-               ",\"comment\":" + JsonText(StringSubstr(HistoryDealGetString(ticket, DEAL_COMMENT), 0, 64)) + "}";
+               ",\"comment\":" + JsonText(Clip(HistoryDealGetString(ticket, DEAL_COMMENT), 64)) + "}";
       count++;
      }
    return items;
@@ -558,39 +873,63 @@ void StartSession(const string why)
    Print("CopyMonitor: new session (", why, ")");
   }
 
+// What the next batch carries (CM_BATCH_*), or 0 when there is nothing to send it about (the account not known yet).
+int BatchKind()
+  {
+   if(g_heldUntil != 0 && TimeGMT() < g_heldUntil)
+      return CM_BATCH_EMPTY;
+   if(!AccountKnown())
+      return 0;
+   if(g_needSnapshot)
+      return SnapshotDue() ? CM_BATCH_SNAPSHOT : CM_BATCH_STATE;
+   return CM_BATCH_CHANGES;
+  }
+
 // Builds the next batch into g_pending: the session's snapshot first, then what changed.
 void BuildBatch()
   {
-   bool snapshot = g_needSnapshot;
-   string sigs = ";";
-   string quotes = "";
-   string positions = PositionsJson(snapshot, sigs, quotes);
-   string account = "{\"login\":" + JsonText(Login()) + ",\"server\":" + JsonText(ServerName()) +
-                    ",\"state\":" + StateJson() + ",\"positions\":" + positions;
+   int kind = BatchKind();
+   g_pending = "";
+   if(kind == 0)
+      return;
    g_pendingCursor = g_dealCursor;
    g_pendingTickets = g_cursorTickets;
    g_pendingMore = false;
    g_pendingDeals = 0;
-   if(!snapshot && g_historyKnown)
+   g_pendingSigs = g_posSigs;
+   string accounts = "";
+   if(kind != CM_BATCH_EMPTY)
      {
-      string deals = DealsJson(g_pendingCursor, g_pendingTickets, g_pendingMore, g_pendingDeals);
-      account += ",\"deals\":{\"items\":[" + deals + "],\"deleted\":[]}";
+      string account = "{\"login\":" + JsonText(Login()) + ",\"server\":" + JsonText(ServerName());
+      if(!g_skipState)
+         account += ",\"state\":" + StateJson();
+      if(kind == CM_BATCH_SNAPSHOT || kind == CM_BATCH_CHANGES)
+        {
+         string sigs = ";";
+         string quotes = "";
+         account += ",\"positions\":" + PositionsJson(kind == CM_BATCH_SNAPSHOT, sigs, quotes);
+         g_pendingSigs = sigs;
+         if(kind == CM_BATCH_CHANGES && g_historyKnown)
+           {
+            string deals = DealsJson(g_pendingCursor, g_pendingTickets, g_pendingMore, g_pendingDeals);
+            account += ",\"deals\":{\"items\":[" + deals + "],\"deleted\":[]}";
+           }
+         if(quotes != "")
+            account += ",\"quotes\":[" + quotes + "]";
+        }
+      accounts = account + "}";
      }
-   if(quotes != "")
-      account += ",\"quotes\":[" + quotes + "]";
-   account += "}";
    g_seq++;
    g_pending = "{\"session\":" + JsonText(g_session) +
                ",\"seq\":" + IntegerToString(g_seq) +
                ",\"batch_id\":" + JsonText(NewUuid()) +
                ",\"utc_offset_minutes\":" + IntegerToString(UtcOffsetMinutes()) +
                ",\"sent_at\":" + IntegerToString((long)TimeGMT() * 1000) +
-               ",\"accounts\":[" + account + "]}";
-   g_pendingSnapshot = snapshot;
-   g_pendingSigs = sigs;
+               ",\"accounts\":[" + accounts + "]" + DroppedJson(g_pendingDropped) + "}";
+   g_pendingKind = kind;
   }
 
-// Sends g_pending; true when the server took it.
+// Sends g_pending; true when the server took it, or refused something the next batch leaves out.
 bool SendPending()
   {
    string answer = "";
@@ -605,24 +944,27 @@ bool SendPending()
          StartSession("the server asked for a resync");
          return true;
         }
-      if(g_pendingSnapshot)
+      ForgetDropped(g_pendingDropped);
+      if(g_pendingKind != CM_BATCH_EMPTY)
+         g_heldUntil = 0;
+      if(g_pendingKind == CM_BATCH_SNAPSHOT)
         {
          // Deals from history_from: the UTC time of the last deal stored (null: none), back to the broker's clock.
          // A day earlier, so a daylight-saving change in between loses nothing: deals sent again change nothing.
          string from = JsonGet(JsonGet(answer, "history_from"), Login() + "@" + ServerName());
-         g_dealCursor = 0;
+         string what = g_historyKnown ? "full snapshot sent" : "session started";
+         long cursor = 0;
          if(from != "" && from != "null")
-            g_dealCursor = (datetime)((long)StringToDouble(from) + UtcOffsetMinutes() * 60 - 86400);
-         if(g_dealCursor < 0)
-            g_dealCursor = 0;
+            cursor = (long)StringToDouble(from) + UtcOffsetMinutes() * 60 - 86400;
+         g_dealCursor = (datetime)(cursor > 0 ? cursor : 0);
          g_cursorTickets = ",";
          g_historyKnown = true;
          g_needSnapshot = false;
          g_moreDeals = true;
-         Print("CopyMonitor: session started (batch ", g_seq, "), deals from ",
+         Print("CopyMonitor: ", what, " (batch ", g_seq, "), deals from ",
                g_dealCursor == 0 ? "the start of the history" : TimeToString(g_dealCursor, TIME_DATE | TIME_SECONDS));
         }
-      else
+      if(g_pendingKind == CM_BATCH_CHANGES)
         {
          g_dealCursor = g_pendingCursor;
          g_cursorTickets = g_pendingTickets;
@@ -631,7 +973,8 @@ bool SendPending()
             Print("CopyMonitor: batch ", g_seq, " sent ", g_pendingDeals, " deals, ", (long)JsonDouble(JsonGet(answer, "applied"), "deals"),
                   " booked");
         }
-      g_posSigs = g_pendingSigs;
+      if(g_pendingKind == CM_BATCH_SNAPSHOT || g_pendingKind == CM_BATCH_CHANGES)
+         g_posSigs = g_pendingSigs;
       g_nextPush = TimeGMT() + InpPushSeconds;
       g_status = "last push " + TimeToString(TimeLocal(), TIME_DATE | TIME_SECONDS) + " ok";
       if(JsonGet(answer, "clock_skew_flagged") == "true" && !g_skewWarned)
@@ -649,8 +992,11 @@ bool SendPending()
       return false;
      }
    // Refused: nothing of it was used up (docs/ingest-api.md), so its seq is taken again by a new batch.
+   string refused = g_pending;
    g_pending = "";
    g_seq--;
+   if(status == 400 && DropRefused(message, refused))
+      return true;   // the next batch leaves out what the server named
    if(status == 409)
      {
       Print("CopyMonitor: batch refused (409): ", message);
@@ -668,22 +1014,38 @@ bool SendPending()
    return false;
   }
 
-// Pushes what is due: the snapshot, deals still to send, or the periodic report.
+// Whether a batch is due now: the push interval, something left out to report, a full snapshot as soon
+// as the terminal has settled, the rest of the deals, a trade.
+bool BatchDue()
+  {
+   if(TimeGMT() >= g_nextPush || g_dropped != "")
+      return true;
+   if(g_heldUntil != 0 && TimeGMT() < g_heldUntil)
+      return false;
+   if(g_needSnapshot)
+      return SnapshotDue();
+   return g_moreDeals || g_morePositions || g_dirty;
+  }
+
+// Pushes what is due: the snapshot, deals still to send, the periodic report.
 bool Push()
   {
    for(int attempt = 0; attempt < 20; attempt++)
      {
       if(g_pending == "")
         {
-         if(!g_needSnapshot && !g_moreDeals && !g_dirty && TimeGMT() < g_nextPush)
+         if(!BatchDue())
             return true;
          g_dirty = false;
          BuildBatch();
+         if(g_pending == "")
+           {
+            g_nextPush = TimeGMT() + InpPushSeconds;
+            return true;
+           }
         }
       if(!SendPending())
          return false;
-      if(!g_needSnapshot && !g_moreDeals && !g_dirty)
-         return true;
      }
    return true;
   }
@@ -703,14 +1065,56 @@ ulong FindPosition(const long identifier)
    return 0;
   }
 
+// A volume the symbol takes: to its lot step, at most its maximum (one below its minimum the terminal refuses).
+double VolumeFor(const string symbol, const double volume)
+  {
+   double step = SymbolInfoDouble(symbol, SYMBOL_VOLUME_STEP);
+   double most = SymbolInfoDouble(symbol, SYMBOL_VOLUME_MAX);
+   double rounded = volume;
+   if(step > 0)
+      rounded = MathRound(volume / step) * step;
+   if(most > 0 && rounded > most)
+      rounded = step > 0 ? MathFloor(most / step + 1e-9) * step : most;
+   return NormalizeDouble(rounded, 8);
+  }
+
+// A price to the symbol's digits (0 stays 0: none).
+double PriceFor(const string symbol, const double price)
+  {
+   if(price == 0)
+      return 0;
+   return NormalizeDouble(price, (int)SymbolInfoInteger(symbol, SYMBOL_DIGITS));
+  }
+
+// What an open answers of a volume cut to the symbol's maximum ("" when only the lot step rounded it).
+string VolumeCut(const string symbol, const double asked, const double volume)
+  {
+   double step = SymbolInfoDouble(symbol, SYMBOL_VOLUME_STEP);
+   if(volume >= asked - step / 2 - 1e-9)
+      return "";
+   return "; " + JsonNum(volume) + " lot of the " + JsonNum(asked) + " asked, " + symbol + "'s maximum";
+  }
+
+// What volumes the symbol takes, said after the terminal's words when it refuses one.
+string VolumeRange(const string symbol, const double asked)
+  {
+   return " (asked " + JsonNum(asked) + " lot; " + symbol + " takes " + JsonNum(SymbolInfoDouble(symbol, SYMBOL_VOLUME_MIN)) + " to " +
+          JsonNum(SymbolInfoDouble(symbol, SYMBOL_VOLUME_MAX)) + " by " + JsonNum(SymbolInfoDouble(symbol, SYMBOL_VOLUME_STEP)) + ")";
+  }
+
+// The filling the symbol takes: FOK or IOC by its flags; RETURN only in Market and Exchange execution;
+// FOK in Request and Instant execution, where orders are filled whole.
 ENUM_ORDER_TYPE_FILLING Filling(const string symbol)
   {
    long mode = SymbolInfoInteger(symbol, SYMBOL_FILLING_MODE);
+   long execution = SymbolInfoInteger(symbol, SYMBOL_TRADE_EXEMODE);
    if((mode & SYMBOL_FILLING_FOK) != 0)
       return ORDER_FILLING_FOK;
    if((mode & SYMBOL_FILLING_IOC) != 0)
       return ORDER_FILLING_IOC;
-   return ORDER_FILLING_RETURN;
+   if(execution == SYMBOL_TRADE_EXECUTION_MARKET || execution == SYMBOL_TRADE_EXECUTION_EXCHANGE)
+      return ORDER_FILLING_RETURN;
+   return ORDER_FILLING_FOK;
   }
 
 // The terminal's answer to an order, in its own words.
@@ -735,13 +1139,14 @@ string RunModify(const string payload, string &message)
       message = "No open position " + IntegerToString(identifier);
       return "not_found";
      }
+   string symbol = PositionGetString(POSITION_SYMBOL);
    MqlTradeRequest request = {};
    MqlTradeResult result = {};
    request.action = TRADE_ACTION_SLTP;
    request.position = ticket;
-   request.symbol = PositionGetString(POSITION_SYMBOL);
-   request.sl = JsonDouble(payload, "sl");
-   request.tp = JsonDouble(payload, "tp");
+   request.symbol = symbol;
+   request.sl = PriceFor(symbol, JsonDouble(payload, "sl"));
+   request.tp = PriceFor(symbol, JsonDouble(payload, "tp"));
    bool sent = OrderSend(request, result);
    return Outcome(sent, result, message);
   }
@@ -755,11 +1160,12 @@ string RunClose(const string payload, string &message)
       message = "No open position " + IntegerToString(identifier);
       return "not_found";
      }
-   double volume = JsonDouble(payload, "volume");
-   double open = PositionGetDouble(POSITION_VOLUME);
-   if(volume <= 0 || volume > open)
-      volume = open;
    string symbol = PositionGetString(POSITION_SYMBOL);
+   double asked = JsonDouble(payload, "volume");
+   double open = PositionGetDouble(POSITION_VOLUME);
+   double volume = open;
+   if(asked > 0 && asked < open)
+      volume = MathMin(VolumeFor(symbol, asked), open);   // part of it, to the lot step
    bool buy = PositionGetInteger(POSITION_TYPE) == POSITION_TYPE_BUY;
    MqlTradeRequest request = {};
    MqlTradeResult result = {};
@@ -773,7 +1179,10 @@ string RunClose(const string payload, string &message)
    request.type_filling = Filling(symbol);
    request.comment = "CopyMonitor close";
    bool sent = OrderSend(request, result);
-   return Outcome(sent, result, message);
+   string state = Outcome(sent, result, message);
+   if(result.retcode == TRADE_RETCODE_INVALID_VOLUME)
+      message += VolumeRange(symbol, asked);
+   return state;
   }
 
 // The broker's name of a canonical symbol: the same name, or the first one that starts with it (EURUSD.m).
@@ -803,22 +1212,38 @@ string RunOpen(const string payload, string &message)
      }
    SymbolSelect(symbol, true);
    bool buy = JsonString(JsonGet(payload, "type")) == "buy";
+   double asked = JsonDouble(payload, "volume");
    MqlTradeRequest request = {};
    MqlTradeResult result = {};
    request.action = TRADE_ACTION_DEAL;
    request.symbol = symbol;
-   request.volume = JsonDouble(payload, "volume");
+   request.volume = VolumeFor(symbol, asked);
    request.type = buy ? ORDER_TYPE_BUY : ORDER_TYPE_SELL;
    request.price = SymbolInfoDouble(symbol, buy ? SYMBOL_ASK : SYMBOL_BID);
-   request.sl = JsonDouble(payload, "sl");
-   request.tp = JsonDouble(payload, "tp");
+   request.sl = PriceFor(symbol, JsonDouble(payload, "sl"));
+   request.tp = PriceFor(symbol, JsonDouble(payload, "tp"));
    request.deviation = InpDeviation;
    request.type_filling = Filling(symbol);
    request.magic = InpMagic;
    // The master position's identifier rides in the comment and is reported back as copy_of.
    request.comment = CM_COPY_PREFIX + IntegerToString((long)JsonDouble(payload, "master_position_id"));
    bool sent = OrderSend(request, result);
-   return Outcome(sent, result, message);
+   string state = Outcome(sent, result, message);
+   if(result.retcode == TRADE_RETCODE_INVALID_VOLUME)
+      message += VolumeRange(symbol, asked);
+   if(state == "done")
+     {
+      message += VolumeCut(symbol, asked, request.volume);
+      // The position it opened: its deal's position (an order that adds to a netting position names that one).
+      g_openedIdentifier = (long)result.order;
+      if(result.deal > 0 && HistoryDealSelect(result.deal))
+        {
+         long position = HistoryDealGetInteger(result.deal, DEAL_POSITION_ID);
+         if(position > 0)
+            g_openedIdentifier = position;
+        }
+     }
+   return state;
   }
 
 void FlushAnswers()
@@ -847,6 +1272,7 @@ void RunCommand(const string command)
    double expiresAt = JsonDouble(command, "expires_at");
    string state = "rejected";
    string message = "";
+   g_openedIdentifier = 0;
    if(JsonString(JsonGet(command, "login")) != Login() || JsonString(JsonGet(command, "server")) != ServerName())
      {
       state = "not_found";
@@ -872,7 +1298,11 @@ void RunCommand(const string command)
    g_commandsRun++;
    g_dirty = true;
    Print("CopyMonitor: command ", kind, " ", id, ": ", state, " ", message);
-   g_answers += id + "\t{\"state\":" + JsonText(state) + ",\"message\":" + JsonText(StringSubstr(message, 0, 500)) + "}\n";
+   // An open done names the position it opened: the server links the copy by it, whatever becomes of the comment.
+   string opened = "";
+   if(kind == "open" && state == "done" && g_openedIdentifier > 0)
+      opened = ",\"identifier\":" + IntegerToString(g_openedIdentifier);
+   g_answers += id + "\t{\"state\":" + JsonText(state) + ",\"message\":" + JsonText(Clip(message, 500)) + opened + "}\n";
   }
 
 void PollCommands()
@@ -896,6 +1326,27 @@ void PollCommands()
 //+------------------------------------------------------------------+
 //| Events                                                           |
 //+------------------------------------------------------------------+
+// What an initialisation starts afresh: changing the inputs initialises the EA again without reloading it,
+// and the globals keep their values (a refused key among them). Command answers and what is still to be
+// reported in `dropped` are kept.
+void ResetAgent()
+  {
+   g_stopped = false;
+   g_backoff = 0;
+   g_retryAt = 0;
+   g_nextPush = 0;
+   g_readySince = 0;
+   g_connection = 0;
+   g_skipDeals = ",";
+   g_skipPositions = ",";
+   g_skipState = false;
+   g_skipQuotes = false;
+   g_heldUntil = 0;
+   g_heldReason = "";
+   g_skewWarned = false;
+   g_status = "starting";
+  }
+
 int OnInit()
   {
    if(StringFind(BaseUrl(), "http") != 0 || InpAgentKey == "")
@@ -903,10 +1354,12 @@ int OnInit()
       Print("CopyMonitor: give the server URL (https://...) and the agent key in the inputs");
       return INIT_PARAMETERS_INCORRECT;
      }
+   // Changing the inputs initialises the EA again without reloading it: the globals keep their values.
+   ResetAgent();
    MathSrand(GetTickCount() ^ (uint)TimeLocal());
    StartSession("start");
-   Print("CopyMonitor: reporting ", Login(), " on ", ServerName(), " to ", BaseUrl(), " every ", InpPushSeconds,
-         " s; broker clock UTC", UtcOffsetMinutes() >= 0 ? "+" : "", DoubleToString(UtcOffsetMinutes() / 60.0, 2));
+   Print("CopyMonitor: reporting to ", BaseUrl(), " every ", InpPushSeconds, " s, a full snapshot ", InpSettleSeconds,
+         " s after the terminal is connected; broker clock UTC", UtcOffsetMinutes() >= 0 ? "+" : "", DoubleToString(UtcOffsetMinutes() / 60.0, 2));
    EventSetTimer(1);
    return INIT_SUCCEEDED;
   }
@@ -924,11 +1377,13 @@ void OnTimer()
       ShowStatus();
       return;
      }
+   WatchConnection();
    if(TimeGMT() < g_retryAt)
       return;
    if(Push())
      {
-      PollCommands();
+      if(AccountKnown())
+         PollCommands();
       FlushAnswers();
       if(g_dirty)
          Push();

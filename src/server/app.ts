@@ -6,10 +6,10 @@ import { errorHandler } from './http/error-handler.ts';
 import { AuthStore } from './auth/auth-store.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import type { Changes } from './scale/changes.ts';
-import type { ClusterMarket } from './scale/cluster-market.ts';
 import type { CopyEngine } from './copy/copy-engine.ts';
-import type { BrokerAdapter } from './broker/port.ts';
-import { ADAPTERS, type AdapterFactory } from './broker/registry.ts';
+import type { BrokerAdapter, SharedMarket } from './broker/port.ts';
+import type { AdapterFactory } from './broker/factory.ts';
+import { ADAPTERS } from './broker/registry.ts';
 import type { LiveHub } from './live/live-hub.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { brokerPlugin } from './plugins/broker.ts';
@@ -22,6 +22,7 @@ import { pushPlugin } from './plugins/push.ts';
 import { routesPlugin } from './plugins/routes.ts';
 import { staticClientPlugin } from './plugins/static-client.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
+import type { RedisHealth } from '#server/scale/bus.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +30,7 @@ declare module 'fastify' {
     config: AppConfig;
     authStore: AuthStore;
     /** The broker connection as every instance sees it (the adapters run on the leader). */
-    market: ClusterMarket;
+    market: SharedMarket;
     /** The broker adapters that run in this process, by source (src/server/broker/registry.ts). */
     adapters: ReadonlyMap<string, BrokerAdapter>;
     /** This process's copy engine (it copies only while this process leads). */
@@ -39,7 +40,7 @@ declare module 'fastify' {
     changes: Changes;
     hub: LiveHub;
     /** With REDIS_URL: whether this instance reaches Redis. */
-    redisState: () => { ok: boolean; message?: string } | undefined;
+    redisState: () => Promise<RedisHealth> | undefined;
     /** Every route registered (method and routed URL pattern): for tests that walk the whole API. */
     routeList: { method: string; url: string }[];
   }
@@ -47,7 +48,7 @@ declare module 'fastify' {
 
 const BODY_LIMIT = 1024 * 1024;
 
-export { MarketLockedError } from './broker/compose.ts';
+export { MarketLockedError } from './plugins/broker-stack.ts';
 const UPGRADE_TIMEOUT_MS = 10_000;
 
 /** What the runtime plugins registered so far made, as the next ones' options. */

@@ -1,8 +1,58 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ApiBaseUrl, ClientIntervals, ClientSettings, WsBaseUrl } from '#shared/contract/client-config.ts';
-import type { PushConfig } from './services/push-service.ts';
-import { DEFAULT_PUSH_SERVICE_ORIGINS } from './push/rules.ts';
+
+/**
+ * The browsers' push services (Chrome and Android, Firefox, Safari and iOS, Edge): the only origins
+ * the server posts to unless PUSH_SERVICE_ORIGINS replaces the list. `*.` matches any subdomain.
+ */
+export const DEFAULT_PUSH_SERVICE_ORIGINS: readonly string[] = [
+  'https://fcm.googleapis.com',
+  'https://updates.push.services.mozilla.com',
+  'https://web.push.apple.com',
+  'https://*.push.apple.com',
+  'https://*.notify.windows.com',
+];
+
+/** How the push dispatcher delivers (src/server/push/dispatcher.ts, DEFAULT_DISPATCHER). */
+export interface DispatcherOptions {
+  intervalMs: number;
+  /** How long a push service keeps a notification for a phone that is off (seconds). */
+  ttlS: number;
+  /** Alerts older than this when their turn comes (a long outage, a backlog) are not pushed (seconds). */
+  maxAgeS: number;
+  /** Posts in flight at once, over every device. */
+  concurrency: number;
+  /** Of those, posts to devices known to be slow or failing. */
+  slowConcurrency: number;
+  /** Of those, posts to one user's slow devices. */
+  slowPerUser: number;
+  /** A post's deadline (ms): a push service that has not answered by then has failed this post. */
+  postTimeoutMs: number;
+  /** A post answered later than this (ms) marks its device slow until one is answered sooner. */
+  slowMs: number;
+  /** Failed posts in a row after which a device is forgotten... */
+  dropAfterFailures: number;
+  /** ...once it has been failing for at least this long (s): a push service's outage of a few minutes drops nobody. */
+  dropAfterS: number;
+  /** Messages waiting for one device; beyond it, its oldest is dropped. */
+  queuePerDevice: number;
+  now: () => number;
+}
+
+export interface PushConfig {
+  /** Origins of the push services the server may post to (default DEFAULT_PUSH_SERVICE_ORIGINS). */
+  serviceOrigins: readonly string[];
+  /** The VAPID `sub`: a mailto: or https: contact the push services can reach the operator at. */
+  subject: string;
+  /** Given keys; unset: generated on first start and kept in the database, shared by every instance. */
+  keys?: { publicKey: string; privateKey: string };
+  /** The dispatcher's bounds and deadlines (src/server/push/dispatcher.ts DEFAULT_DISPATCHER); unset: the defaults. */
+  delivery?: Partial<DispatcherOptions>;
+}
+
+/** Interactive Brokers' Flex Web Service address as IB documents it today (src/server/broker/ibkr/flex-web-service.ts says the same). */
+export const IBKR_FLEX_DEFAULT_URL = 'https://ndcdyn.interactivebrokers.com/AccountManagement/FlexWebService';
 
 const Flag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -75,6 +125,18 @@ const Env = z.object({
   /** VAPID keys (base64url, as `npx web-push generate-vapid-keys` prints them); unset: made on first start and kept in the database. */
   VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a base64url P-256 public key').optional(),
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a base64url P-256 private key').optional(),
+  /** How long (s) a position missing from a connected terminal's full snapshots waits before its absence closes it (docs/ingest-api.md). */
+  UNCONFIRMED_CLOSE_AFTER_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Interactive Brokers' Flex Web Service base address (docs/ibkr.md). */
+  IBKR_FLEX_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').optional(),
+  /** The hour (UTC, 0–23) after which the day's Flex statements are fetched. */
+  IBKR_FLEX_FETCH_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(6),
+  /** 32 bytes (64 hex digits, or base64) sealing stored secrets such as Flex tokens; required with DATABASE_URL to store one. */
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64')))
+    .refine((b) => b === undefined || b.length === 32, 'must be 32 bytes: 64 hex digits or their base64'),
   /** The contact push services see in the VAPID token: mailto:you@example.com or an https URL. */
   VAPID_SUBJECT: z.string().regex(/^(mailto:.+@.+|https:\/\/.+)$/, 'must be mailto:address or an https URL').default('mailto:operator@copy-monitor.invalid'),
 }).refine((e) => (e.VAPID_PUBLIC_KEY === undefined) === (e.VAPID_PRIVATE_KEY === undefined), {
@@ -106,6 +168,29 @@ export interface AppConfig {
   client?: ClientSettings;
   /** Web Push (src/server/push); defaults when unset. */
   push?: PushConfig;
+  /** Interactive Brokers' Flex Web Service (src/server/broker/ibkr); defaults when unset. */
+  ibkr?: IbkrConfig;
+  /** Terminal agents (src/server/broker/agent); defaults when unset. */
+  agents?: {
+    unconfirmedCloseAfterS: number;
+    /** How long a command is valid (default COMMAND_TTL_MS); tests shorten it. */
+    commandTtlMs?: number;
+    /** How often the agents' accounts and commands are looked after (default 5 s); tests shorten it. */
+    watchMs?: number;
+  };
+}
+
+export interface IbkrConfig {
+  /** The Flex Web Service's base address (IB's own by default; a local stand-in in tests). */
+  flexUrl: string;
+  /** The hour (UTC) after which each account's statement of the day before is fetched. */
+  fetchHourUtc: number;
+  /** 32 bytes that seal the Flex tokens stored (SECRETS_KEY); unset: a key file in DATA_DIR for the embedded database. */
+  secretsKey?: Uint8Array;
+  /** The Flex client's first wait (tests shorten it). */
+  baseDelayMs?: number;
+  /** How often the leader looks for fetches that are due (a minute; tests shorten it). */
+  lookMs?: number;
 }
 
 export interface MarketConfig {
@@ -181,6 +266,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       intervals: e.PUBLIC_INTERVALS,
       features: { pdf_reports: e.FEATURE_PDF_REPORTS, bridge_toggle: e.FEATURE_BRIDGE_TOGGLE, service_worker: e.FEATURE_SERVICE_WORKER },
     }),
+    agents: { unconfirmedCloseAfterS: e.UNCONFIRMED_CLOSE_AFTER_S },
+    ibkr: {
+      flexUrl: e.IBKR_FLEX_URL ?? IBKR_FLEX_DEFAULT_URL,
+      fetchHourUtc: e.IBKR_FLEX_FETCH_HOUR_UTC,
+      ...(e.SECRETS_KEY ? { secretsKey: new Uint8Array(e.SECRETS_KEY) } : {}),
+    },
     push: {
       serviceOrigins: e.PUSH_SERVICE_ORIGINS ?? DEFAULT_PUSH_SERVICE_ORIGINS,
       subject: e.VAPID_SUBJECT,

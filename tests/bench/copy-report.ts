@@ -24,7 +24,7 @@ export async function benchCopyReport(): Promise<Record<string, string>> {
     let followers = 0;
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
-      const report = await copyReport(app.db, snapshot, scope, undefined, 'all', Date.now());
+      const report = await copyReport(app.db, snapshot, scope, undefined, 'all', Date.now(), (ids) => app.broker.contact(ids));
       cold.push(performance.now() - t0);
       followers = report.followers.length;
     }

@@ -29,8 +29,8 @@ if (process.argv.includes('scale')) {
   process.exit(0);
 }
 
-// `npm run bench -- server memory` (any of books, server, memory, client): only those sections.
-const SECTIONS = ['books', 'server', 'memory', 'client'];
+// `npm run bench -- server memory` (any of books, server, memory, client, statements, push): only those sections.
+const SECTIONS = ['books', 'server', 'memory', 'client', 'statements', 'push'];
 const chosen = process.argv.slice(2).filter((a) => SECTIONS.includes(a));
 const runs = (section: string) => chosen.length === 0 || chosen.includes(section);
 
@@ -79,6 +79,12 @@ if (runs('books')) {
 
   // 1c. The copy report (issue 20).
   console.table(Object.entries(await benchCopyReport()).map(([figure, value]) => ({ figure, value })));
+}
+
+// 1d. Push that one user cannot clog (issue 39): an alert's delay to a fast phone beside another user's slow devices.
+if (runs('push')) {
+  const { benchPush } = await import('./push.ts');
+  console.table(Object.entries(await benchPush()).map(([figure, value]) => ({ figure, value })));
 }
 
 // 2. HTTP under load, from this process, against the server in another, serving the built client.
@@ -159,4 +165,10 @@ if (runs('client')) {
   await benchClient();
   const table = await benchLiveTable();
   console.table(Object.entries(table).map(([figure, ms]) => ({ figure, ms })));
+}
+
+// 5. Statements within a budget (issue 39): 20 concurrent statements of a 20,000-deal account (tests/bench/statements.ts).
+if (runs('statements')) {
+  const { benchStatements } = await import('./statements.ts');
+  console.table(await benchStatements());
 }

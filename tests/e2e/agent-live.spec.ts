@@ -92,7 +92,7 @@ test('an agent opens a position, the screen shows it within 2 s, and a TP edit g
       body: JSON.stringify({ state: 'done' }),
     });
     expect(ack.status).toBe(200);
-    await expect(page.getByRole('status').filter({ hasText: 'Take profit 1.09 and stop loss 1.07 set on 1 position of EURUSD.' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /Take profit 1\.09000 and stop loss 1\.07000 set on EURUSD (Buy|Sell) in / })).toBeVisible();
   } finally {
     server?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

@@ -37,7 +37,7 @@ test('a write user sets fee terms from next month, and the server holds exactly 
   await form.getByRole('checkbox', { name: 'Charge a management fee' }).check();
   await form.getByLabel('Management fee (% a year)').fill('1.5');
   await form.getByRole('button', { name: 'Save terms' }).click();
-  await expect(panel.getByRole('status')).toContainText(`set from ${firstOfNextMonth()}`);
+  await expect(panel.getByRole('status')).toContainText(`set from ${firstOfNextMonth().split('-').reverse().join('/')}`);
   await expect(panel.getByRole('list', { name: 'Terms to come' })).toContainText('30 % performance fee');
 
   const { body } = await apiGet<TermsBody>(page, `/api/fees/terms?account=${accountId}`);

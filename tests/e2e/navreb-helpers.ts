@@ -56,15 +56,14 @@ export function spaces(text: string): string {
   return text.replace(/[\s\u00a0\u202f\u2009]+/g, ' ').trim();
 }
 
-/** NAV money, German format (docs/product.md#constants), written independently of the app's formatter. */
+/** NAV money: the product's one money format (docs/client.md), the same as rebateMoney below. */
 export function deMoney(value: number, currency: string): string {
-  const n = Object.is(value, -0) ? 0 : value;
-  return spaces(new Intl.NumberFormat('de-DE', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n));
+  return rebateMoney(value, currency);
 }
 
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', CAD: 'C$', AUD: 'A$', CHF: 'CHF' };
 
-/** Rebates money: space for thousands, comma for decimals, then the docs/product.md#constants symbol. */
+/** Money as every screen writes it: space for thousands, comma for decimals, then the currency's symbol (docs/client.md). */
 export function rebateMoney(value: number, currency: string): string {
   const rounded = Math.round(Math.abs(value) * 100);
   const whole = Math.floor(rounded / 100)
@@ -99,19 +98,36 @@ export interface PdfText {
   all: string;
 }
 
-/** True when one line of the PDF holds all these cells, in this order. */
+/**
+ * True when one row of the PDF holds all these cells, in this order: on one line, or with a cell
+ * too wide for its column wrapped, its first words on that line and the rest on the next.
+ */
 export function hasLine(pdf: PdfText, cells: readonly string[]): boolean {
   return pdf.pages.some((lines) =>
-    lines.some((line) => {
+    lines.some((line, i) => {
+      const next = lines[i + 1] ?? '';
       let from = 0;
       for (const cell of cells) {
-        const at = line.indexOf(spaces(cell), from);
-        if (at < 0) return false;
-        from = at + spaces(cell).length;
+        const end = cellEnd(line, next, spaces(cell), from);
+        if (end < 0) return false;
+        from = end;
       }
       return true;
     }),
   );
+}
+
+/** Where `cell` ends in `line` after `from` (whole, or its first words with the rest on `next`), or -1. */
+function cellEnd(line: string, next: string, cell: string, from: number): number {
+  const whole = line.indexOf(cell, from);
+  if (whole >= 0) return whole + cell.length;
+  const words = cell.split(' ');
+  for (let k = words.length - 1; k >= 1; k -= 1) {
+    const head = words.slice(0, k).join(' ');
+    const at = line.indexOf(head, from);
+    if (at >= 0 && next.includes(words.slice(k).join(' '))) return at + head.length;
+  }
+  return -1;
 }
 
 /** Saves a download and reads it back as text, page by page (pdftotext -layout). */

@@ -196,6 +196,41 @@ test.describe('phone trade cards', () => {
     await expect(rows.first()).toBeVisible();
   });
 
+  test('a trader’s list: copies under their master trade’s heading, folded by a tap, SL and TP on every face, the list’s total in euros (issue 40)', async ({ page }) => {
+    await open(page, '/');
+    const fx = page.locator('[data-panel="summary-fx"]');
+    await expect(fxRows(page).first()).toBeVisible();
+    // Every card's face carries its stop loss and take profit, set or not.
+    for (const card of await fxRows(page).all()) {
+      await expect(card.locator('.ui-trade-face [data-cell="face-sl"]')).toHaveText(/^SL /);
+      await expect(card.locator('.ui-trade-face [data-cell="face-tp"]')).toHaveText(/^TP /);
+    }
+    await expect(fx.getByTestId('live-total')).toContainText('€');
+
+    await page.getByRole('switch', { name: 'Master only' }).click({ force: true });
+    const heading = fx.locator('li[data-group]').first();
+    await expect(heading).toBeVisible({ timeout: 15_000 });
+    const group = (await heading.getAttribute('data-group'))!;
+    const [symbol, side] = group.split('|');
+    const copies = fx.locator(`li.summary-group-child[data-position$="|${symbol}|${side}"]`);
+    await settled(fxRows(page));
+    const count = await copies.count();
+    expect(count).toBeGreaterThanOrEqual(2);
+    const toggle = heading.getByRole('button');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(toggle).toContainText(`${count} copies`);
+    await expect(toggle).toContainText('€');
+    // The copies come right under their heading.
+    const order = await fx.locator('ul > li').evaluateAll((els) => els.map((el) => el.getAttribute('data-group') ?? el.getAttribute('data-position') ?? ''));
+    const at = order.indexOf(group);
+    expect(order.slice(at + 1, at + 1 + count).every((key) => key.endsWith(`|${symbol}|${side}`))).toBe(true);
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(copies).toHaveCount(0);
+    await toggle.click();
+    await expect(copies).toHaveCount(count);
+  });
+
   test('skeleton rows have the compact rows’ shape until the first message', async ({ page }) => {
     // Hold the feed: no socket ever opens.
     await page.routeWebSocket(/\/ws\//, () => undefined);

@@ -14,9 +14,11 @@ interface Loss {
   pnl_7_days: number;
 }
 
-/** Account money as the app writes it (fr-FR, docs/product.md#constants), computed here independently. */
+/** The currencies' own symbols (docs/client.md: never a CLDR code such as '£GB'). */
+const SYMBOL: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', CHF: 'CHF' };
+/** Account money as the app writes it (fr-FR figures, the currency's own symbol), computed here independently. */
 const frMoney = (value: number, currency: string) =>
-  spaces(new Intl.NumberFormat('fr-FR', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Object.is(value, -0) ? 0 : value));
+  spaces(`${new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Object.is(value, -0) ? 0 : value)} ${SYMBOL[currency] ?? currency}`);
 
 async function openAt(page: Page, url: string) {
   await page.goto(url);

@@ -166,7 +166,7 @@ test('an admin edits TP/SL and closes a position: both reach the server and show
     await dialog.getByLabel('Take profit (TP)').fill(tp);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('status').filter({ hasText: `Take profit ${Number(tp)} and stop loss ${Number(sl)} set on` })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: new RegExp(`Take profit \\S+ and stop loss \\S+ set on ${symbol} ${type}`) })).toBeVisible();
     // The toast covers none of the screen's actions (the row's Edit and Close among them).
     expect(await actionsUnderToast(page)).toEqual([]);
     // On a phone the TP and SL are among the card's details, drawn on a tap.
@@ -183,8 +183,10 @@ test('an admin edits TP/SL and closes a position: both reach the server and show
         )
         .toBe('true');
     }
-    await expect(target.locator('[data-cell="tp"]')).toContainText(tp);
-    await expect(target.locator('[data-cell="sl"]')).toContainText(sl);
+    // Shown at the instrument's digits (docs/client.md): EURJPY's 3, EURUSD's 5.
+    const digits = symbol.endsWith('JPY') ? 3 : 5;
+    await expect(target.locator('[data-cell="tp"]')).toContainText(Number(tp).toFixed(digits));
+    await expect(target.locator('[data-cell="sl"]')).toContainText(Number(sl).toFixed(digits));
 
     // On a phone the card stays open after the edit (focus came back to its Edit button).
     await target.getByRole('button', { name: `Close ${symbol} ${type} of ${account}` }).click();
@@ -208,7 +210,7 @@ test('an investor reads every panel but has no write controls, and the server re
     await swipeLeft(page, rowsOf(fx).first());
     await expect(page.getByRole('button', { name: /^(Edit|Close) / })).toHaveCount(0);
   } else {
-    await expect(fx.getByRole('columnheader')).toHaveText(['Date', 'Ins/Dir', 'Q', 'P/L', 'SL', 'TP', 'Median MAE', 'Median MFE']);
+    await expect(fx.getByRole('columnheader')).toHaveText(['Date', 'Ins/Dir', 'Q', 'Price', 'P/L', 'SL', 'TP', 'Median MAE', 'Median MFE']);
   }
   // All: one section for every account of the portfolio.
   await page.getByRole('radio', { name: 'All' }).click();

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyReportResponse } from '#shared/contract/copy.ts';
 import { insertBroker } from '#server/db/accounts-repo.ts';
 import { grantAccount, insertAgent } from '#server/db/agents-repo.ts';
-import { insertAgentAccount } from '#server/db/registry-repo.ts';
+import { insertRegisteredAccount } from '#server/db/registry-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
@@ -54,7 +54,7 @@ describe('copying between two EAs through the copy engine', () => {
     const broker = await insertBroker(db, { broker_name: 'Pepperstone', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     await setSymbol(db, broker, 'EURUSD.m', 'EURUSD');
     const account = (login: string, name: string, currency: string) =>
-      insertAgentAccount(db, { account_id: `pepperstone-${login}`, account: login, account_name: name, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'global forex', currency, leverage: 100 });
+      insertRegisteredAccount(db, { source: 'agent', account_id: `pepperstone-${login}`, account: login, account_name: name, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'global forex', currency, leverage: 100 });
     ids.master = await account(MASTER, 'Master USD', 'USD');
     ids.follower = await account(FOLLOWER, 'Follower EUR', 'EUR');
     await grantAccount(db, await insertAgent(db, 'mt5-master', hashToken(keys.master)), ids.master, 'trade');

@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,49 +18,10 @@ import { insertCommands } from '#server/db/commands-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashToken, newToken } from '#server/auth/tokens.ts';
 import { http, startServer, type TestServer } from '../integration/helpers/server.ts';
-import { OFFSET_MIN, brokerAgo, buildDriver, closeSuite, inTerminal, insertMasterAccount, loginOps, startEa, stopEa, terminalPositions, waitFor, type EaRun } from './harness.ts';
+import { OFFSET_MIN, Proxy, brokerAgo, buildDriver, closeSuite, inTerminal, insertMasterAccount, loginOps, startEa, stopEa, terminalPositions, waitFor, type EaRun } from './harness.ts';
 
 const LOGIN = '51234567';
 const SERVER = 'Pepperstone-Live01';
-
-/** A TCP proxy in front of the server: `up`, `lose-answers` (the request reaches the server, its answer is dropped), or stopped. */
-class Proxy {
-  mode: 'up' | 'lose-answers' = 'up';
-  connections = 0;
-  port = 0;
-  private listener: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
-
-  constructor(private readonly target: number) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.listener = net.createServer((client) => {
-      this.connections++;
-      const upstream = net.connect(this.target, '127.0.0.1');
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream);
-      if (this.mode === 'up') upstream.pipe(client);
-      else upstream.on('data', () => undefined).on('end', () => client.destroy());
-      client.on('close', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => this.listener!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.listener.address() as net.AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.listener!.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-}
 
 describe('the MetaTrader 5 Expert Advisor on the edges of the protocol', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ea-edges-'));
@@ -172,7 +132,7 @@ describe('the MetaTrader 5 Expert Advisor on the edges of the protocol', () => {
     const key = await newKey('mt5-outage');
     const run = ea('outage', key);
     await sessionStarted(run);
-    const deals = async () => (await one<{ n: number }>('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId])).n;
+    const deals = async () => (await one<{ n: number }>('SELECT count(*)::int AS n FROM broker_events WHERE account_id = $1', [accountId])).n;
     await waitFor('the history on the server', async () => (await deals()) === 2);
 
     // The server goes away for about 6 s; meanwhile the terminal trades a round trip.
@@ -198,7 +158,7 @@ describe('the MetaTrader 5 Expert Advisor on the edges of the protocol', () => {
     expect(resent).toMatch(/sent 2 deals, 1 booked/);
     expect(await stopEa(run)).toBe(0);
 
-    const rows = await server.app.db.query<{ ticket: number }>('SELECT ticket::int AS ticket FROM broker_deals WHERE account_id = $1', [accountId]);
+    const rows = await server.app.db.query<{ ticket: number }>('SELECT ref::int AS ticket FROM broker_events WHERE account_id = $1', [accountId]);
     expect(rows).toHaveLength(6);
     expect(new Set(rows.map((r) => r.ticket)).size).toBe(6);
     const trades = await server.app.db.query<{ profit: number }>("SELECT profit FROM deals WHERE account_id = $1 AND kind = 'trade' ORDER BY ticket", [accountId]);

@@ -117,7 +117,7 @@ describe('an account fed by the EA and one fed by the reference agent, with the 
     }));
 
   const brokerDeals = async (accountId: number) =>
-    (await server.app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId]))[0]!.n;
+    (await server.app.db.query<{ n: number }>('SELECT count(*)::int AS n FROM broker_events WHERE account_id = $1', [accountId]))[0]!.n;
 
   it('both accounts are fed: the EA by its batches, the reference agent by its reports', async () => {
     // One terminal read off the clock once, for both: two readings a second apart would differ.

@@ -70,7 +70,7 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
       'SELECT ticket::int AS ticket, kind, profit, amount FROM deals WHERE account_id = $1 ORDER BY ticket',
       [accountId],
     );
-  const brokerDeals = async () => (await one<{ n: number }>('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId])).n;
+  const brokerDeals = async () => (await one<{ n: number }>('SELECT count(*)::int AS n FROM broker_events WHERE account_id = $1', [accountId])).n;
 
   beforeAll(async () => {
     driver = await buildDriver(dir);
@@ -175,7 +175,7 @@ describe('the MetaTrader 5 Expert Advisor against the server', () => {
     await waitFor('the server to drop 901', async () =>
       (await one<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).n === 0);
     await waitFor('the out deal of 901 on the server', async () =>
-      (await one<{ n: number }>("SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1 AND position_id = 901 AND entry = 'out'", [accountId])).n === 1);
+      (await one<{ n: number }>("SELECT count(*)::int AS n FROM broker_events WHERE account_id = $1 AND position = 901 AND event->>'effect' = 'close'", [accountId])).n === 1);
     expect(await stopEa(run)).toBe(0);
     expect(run.lines.some((l) => /command close .*: done/.test(l))).toBe(true);
   });

@@ -75,8 +75,9 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
       [accountId],
     );
   const brokerDeals = () =>
-    server.app.db.query<{ ticket: number; position_id: number; entry: string; volume: number }>(
-      'SELECT ticket::int AS ticket, position_id::int AS position_id, entry, volume::float AS volume FROM broker_deals WHERE account_id = $1 ORDER BY ticket',
+    server.app.db.query<{ ticket: number; position_id: number | null; entry: string | null; volume: number | null }>(
+      `SELECT ref::int AS ticket, position::int AS position_id, event->>'effect' AS entry, (event->>'quantity')::float AS volume
+         FROM broker_events WHERE account_id = $1 ORDER BY ref`,
       [accountId],
     );
 
@@ -126,9 +127,10 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
       { identifier: 900, symbol: 'EURUSD', type: 'Buy', quantity: 0.5, price_open: 1.0812, price_current: 1.0824, tp: 1.09 },
       { identifier: 901, symbol: 'EURUSD', type: 'Sell', quantity: 0.2, price_open: 1.085, price_current: 1.0825, tp: null },
     ]);
-    // Tickets as docs/ea.md says: the deposit 1 → 2; closed orders 2 and 3 → in 4/6, out 5/7; open orders' in deals 1800, 1802.
+    // Tickets as docs/ea.md says: the deposit 1 → 2; closed orders 2 and 3 → in 4/6, out 5/7; open orders' in deals 1800, 1802
+    // (stored as neutral events: an in deal opens, an out deal closes; the deposit is cash, of no position).
     expect((await brokerDeals()).map((d) => [d.ticket, d.position_id, d.entry, d.volume])).toEqual([
-      [2, 0, 'in', 0], [4, 2, 'in', 1], [5, 2, 'out', 1], [6, 3, 'in', 0.5], [7, 3, 'out', 0.5], [1800, 900, 'in', 0.5], [1802, 901, 'in', 0.2],
+      [2, null, null, null], [4, 2, 'open', 1], [5, 2, 'close', 1], [6, 3, 'open', 0.5], [7, 3, 'close', 0.5], [1800, 900, 'open', 0.5], [1802, 901, 'open', 0.2],
     ]);
     const history = await http<{ dealsStats: { deals: { type: string; category: string; profit: number; quantity: number }[] }[] }>(
       server, 'GET', `/api/brokers/historical-deals?account=${LOGIN}`, { key: admin },
@@ -179,7 +181,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     expect(sent.reduce((a, b) => a + b, 0)).toBe(9);
     const all = await brokerDeals();
     expect(all.filter((d) => d.position_id === 901).map((d) => [d.ticket, d.entry, d.volume])).toEqual([
-      [1802, 'in', 0.1], [1803, 'out', 0.1], [1900, 'in', 0.1],
+      [1802, 'open', 0.1], [1803, 'close', 0.1], [1900, 'open', 0.1],
     ]);
     const rows = await dealRows();
     expect(rows.length).toBe(booked + 3); // the withdrawal, order 11's round trip, 901's closed part
@@ -200,7 +202,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     await waitFor('the server to drop 901', async () =>
       (await one<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE account_id = $1 AND identifier = 901', [accountId])).n === 0);
     await waitFor("950's out deal on the server", async () =>
-      (await brokerDeals()).some((d) => d.ticket === 1901 && d.position_id === 901 && d.entry === 'out' && d.volume === 0.1));
+      (await brokerDeals()).some((d) => d.ticket === 1901 && d.position_id === 901 && d.entry === 'close' && d.volume === 0.1));
     expect(await stopEa(run)).toBe(0);
     expect(run.lines.some((l) => /command close .*: done Order #950 closed 0\.1 lots at 1\.0825/.test(l))).toBe(true);
   });
@@ -251,7 +253,7 @@ describe('the MetaTrader 4 Expert Advisor against the server', () => {
     expect(await stopEa(run)).toBe(0);
     const last = Math.max(...(await brokerDeals()).filter((d) => d.position_id === 900).map((d) => d.ticket));
     expect((await brokerDeals()).filter((d) => d.position_id === 900).map((d) => [d.ticket, d.entry, d.volume])).toEqual([
-      [1800, 'in', 0.2], [1801, 'out', 0.2], [rest * 2, 'in', 0.1], [rest * 2 + 1, 'out', 0.1], [last, 'in', 0.2],
+      [1800, 'open', 0.2], [1801, 'close', 0.2], [rest * 2, 'open', 0.1], [rest * 2 + 1, 'close', 0.1], [last, 'open', 0.2],
     ]);
     expect(last % 2).toBe(0);
     const others = () => server.app.db.query('SELECT 1 FROM positions WHERE account_id = $1 AND identifier <> 900 AND copy_of IS NULL', [accountId]);

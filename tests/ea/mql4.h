@@ -1,20 +1,23 @@
 // A small MQL4 runtime in C++17 over a simulated MetaTrader 4 terminal, so that ea/CopyMonitor.mq4
 // compiles with g++ and runs end to end against the real server (tests/ea/ea4.test.ts).
 //
-// The language bridge (strings, time, logging, the timer, WebRequest over real HTTP, symbols, the
-// account's figures) is mql5.h's: MQL4 build 600+ has the same functions with the same signatures.
-// What MQL4 alone has is here: its order pools (open orders and history, selected by position or
-// ticket), the Order* accessors, OrderSend/OrderModify/OrderClose with MT4's signatures and error
-// codes, the Account* functions, MarketInfo, RefreshRates, ArraySort, GlobalVariable*. mql5.h's
-// MQL5-only names (positions, deals, MqlTradeRequest, TimeTradeServer) are poisoned at the end of
-// this file: the .mq4 cannot use them and still compile here.
+// The language bridge (UTF-16 strings, unsigned datetime, const inputs, time, logging, the timer,
+// WebRequest over real HTTP, symbols, the terminal's connection and the account's figures) is
+// mql5.h's: MQL4 build 600+ has the same functions with the same signatures (TerminalInfoInteger,
+// AccountInfoInteger, SymbolInfoInteger among them). What MQL4 alone has is here: its order pools
+// (open orders and history, selected by position or ticket), the Order* accessors,
+// OrderSend/OrderModify/OrderClose with MT4's signatures and error codes (a volume off the lot step
+// 131, stops inside the stop level 130, and on a market-execution (ECN) symbol an OrderSend that
+// carries SL/TP 130), the Account* functions, MarketInfo, RefreshRates, GlobalVariable*, and
+// WebRequest's error for a URL not allowed (4060, where MQL5 has 4014). mql5.h's MQL5-only names
+// (positions, deals, MqlTradeRequest, TimeTradeServer) are poisoned at the end of this file: the
+// .mq4 cannot use them and still compile here.
 #pragma once
 
 #include "mql5.h"
 
 #include <map>
 
-#define CM_LONGS(name) std::vector<long> name
 typedef uint color;
 const color clrNONE = 0xFFFFFFFF;
 
@@ -22,7 +25,11 @@ const color clrNONE = 0xFFFFFFFF;
 const int OP_BUY = 0, OP_SELL = 1, OP_BUYLIMIT = 2, OP_SELLLIMIT = 3, OP_BUYSTOP = 4, OP_SELLSTOP = 5;
 const int SELECT_BY_POS = 0, SELECT_BY_TICKET = 1;
 const int MODE_TRADES = 0, MODE_HISTORY = 1;
-const int MODE_BID = 9, MODE_ASK = 10, MODE_DIGITS = 12;
+const int MODE_BID = 9, MODE_ASK = 10, MODE_POINT = 11, MODE_DIGITS = 12, MODE_STOPLEVEL = 14;
+const int MODE_MINLOT = 23, MODE_LOTSTEP = 24, MODE_MAXLOT = 25;
+
+// MQL4's WebRequest says 4060 (ERR_FUNCTION_NOT_CONFIRMED) for a URL missing from the allow-list.
+static const bool sim4_webrequest_error = (sim_url_not_allowed_error() = 4060, true);
 
 struct SimOrder {
   int ticket = 0;
@@ -53,10 +60,12 @@ struct SimTerminal4 {
 };
 inline SimTerminal4 &sim4() { static SimTerminal4 t; return t; }
 
-inline int OrdersTotal() { return (int)sim4().trades.size(); }
-inline int OrdersHistoryTotal() { return (int)sim4().history.size(); }
+// Not loaded yet (a terminal starting): no orders at all.
+inline int OrdersTotal() { return sim_loaded() ? (int)sim4().trades.size() : 0; }
+inline int OrdersHistoryTotal() { return sim_loaded() ? (int)sim4().history.size() : 0; }
 inline bool OrderSelect(int index, int select, int pool = MODE_TRADES) {
   SimTerminal4 &t = sim4();
+  if (!sim_loaded()) { mql_last_error() = select == SELECT_BY_TICKET ? 4108 : 4051; return false; }
   if (select == SELECT_BY_TICKET) {
     for (size_t i = 0; i < t.trades.size(); i++)
       if (t.trades[i].ticket == index) { t.selected_history = false; t.selected = (int)i; return true; }
@@ -95,27 +104,32 @@ inline int OrderMagicNumber() { return sim_order().magic; }
 inline string OrderComment() { return sim_order().comment; }
 
 // ---- account, market ---------------------------------------------------------------------------
-inline double AccountBalance() { return sim().balance; }
-inline double AccountEquity() { return sim().equity; }
-inline double AccountMargin() { return sim().margin; }
-inline double AccountFreeMargin() { return sim().free_margin; }
-inline int AccountNumber() { return (int)sim().login; }
-inline int AccountLeverage() { return (int)sim().leverage; }
-inline string AccountServer() { return sim().server; }
-inline string AccountCompany() { return sim4().company; }
-inline string AccountCurrency() { return sim().currency; }
+inline double AccountBalance() { return AccountInfoDouble(ACCOUNT_BALANCE); }
+inline double AccountEquity() { return AccountInfoDouble(ACCOUNT_EQUITY); }
+inline double AccountMargin() { return AccountInfoDouble(ACCOUNT_MARGIN); }
+inline double AccountFreeMargin() { return AccountInfoDouble(ACCOUNT_MARGIN_FREE); }
+inline int AccountNumber() { return (int)AccountInfoInteger(ACCOUNT_LOGIN); }
+inline int AccountLeverage() { return (int)AccountInfoInteger(ACCOUNT_LEVERAGE); }
+inline string AccountServer() { return AccountInfoString(ACCOUNT_SERVER); }
+inline string AccountCompany() { return sim_account_known() ? sim4().company : string(); }
+inline string AccountCurrency() { return AccountInfoString(ACCOUNT_CURRENCY); }
 inline double MarketInfo(const string &symbol, int mode) {
   SimSymbol *s = sim_symbol(symbol);
   if (!s) { mql_last_error() = 4106; return 0; }
-  if (mode == MODE_DIGITS) return 5;
-  return mode == MODE_BID ? s->bid : s->ask;
+  switch (mode) {
+    case MODE_BID: return s->bid;
+    case MODE_ASK: return s->ask;
+    case MODE_POINT: return s->point();
+    case MODE_DIGITS: return s->digits;
+    case MODE_STOPLEVEL: return s->stops_level;
+    case MODE_MINLOT: return s->vol_min;
+    case MODE_LOTSTEP: return s->vol_step;
+    case MODE_MAXLOT: return s->vol_max;
+  }
+  mql_last_error() = 4051;
+  return 0;
 }
 inline bool RefreshRates() { return true; }
-inline double NormalizeDouble(double v, int digits) {
-  double f = std::pow(10.0, digits);
-  return std::round(v * f) / f;
-}
-inline bool ArraySort(std::vector<long> &a) { std::sort(a.begin(), a.end()); return true; }
 
 // ---- the trade server --------------------------------------------------------------------------
 inline bool sim4_refuse(const string &kind, int ticket) {
@@ -134,12 +148,22 @@ inline void sim4_recompute_equity() {
   sim().free_margin = sim().equity - sim().margin;
 }
 
+/** What MT4 refuses before anything else: no connection (6), AutoTrading off (4109). */
+inline bool sim4_cannot_trade() {
+  if (!sim_connected()) { mql_last_error() = 6; return true; }
+  if (!sim().algo_trading) { mql_last_error() = 4109; return true; }
+  return false;
+}
+
 inline bool OrderModify(int ticket, double price, double stoploss, double takeprofit, datetime expiration, color arrow_color) {
   (void)price; (void)expiration; (void)arrow_color;
+  if (sim4_cannot_trade()) return false;
   SimOrder *o = sim4_open(ticket);
   if (!o) { mql_last_error() = 4108; return false; }
   if (sim4_refuse("modify", ticket)) return false;
   if (o->sl == stoploss && o->tp == takeprofit) { mql_last_error() = 1; return false; }
+  SimSymbol *s = sim_symbol(o->symbol);
+  if (s && !sim_stops_ok(*s, o->type == OP_BUY, stoploss, takeprofit)) { mql_last_error() = 130; return false; }
   o->sl = stoploss;
   o->tp = takeprofit;
   return true;
@@ -150,17 +174,19 @@ inline bool OrderModify(int ticket, double price, double stoploss, double takepr
 inline bool OrderClose(int ticket, double lots, double price, int slippage, color arrow_color) {
   (void)slippage; (void)arrow_color;
   SimTerminal4 &t = sim4();
+  if (sim4_cannot_trade()) return false;
   SimOrder *o = sim4_open(ticket);
   if (!o || (o->type != OP_BUY && o->type != OP_SELL)) { mql_last_error() = 4108; return false; }
   if (sim4_refuse("close", ticket)) return false;
-  if (lots <= 0 || lots > o->lots + 1e-9) { mql_last_error() = 131; return false; }
   SimSymbol *s = sim_symbol(o->symbol);
+  bool whole = std::fabs(lots - o->lots) < 1e-9;
+  if (lots <= 0 || lots > o->lots + 1e-9 || (s && !whole && !sim_volume_ok(*s, lots))) { mql_last_error() = 131; return false; }
   double market = s ? (o->type == OP_BUY ? s->bid : s->ask) : o->close_price;
   if (std::fabs(market - price) > 1e-9) { mql_last_error() = 129; return false; }
   double share = lots / o->lots;
   SimOrder closed = *o;
   closed.lots = lots;
-  closed.close_time = TimeCurrent();
+  closed.close_time = sim_server_time();
   closed.close_price = price;
   closed.profit = std::round(o->profit * share * 100) / 100;
   closed.swap = std::round(o->swap * share * 100) / 100;
@@ -169,7 +195,7 @@ inline bool OrderClose(int ticket, double lots, double price, int slippage, colo
   if (share < 1 - 1e-9) {
     SimOrder rest = *o;
     rest.ticket = t.next_ticket++;
-    rest.lots = o->lots - lots;
+    rest.lots = std::round((o->lots - lots) * 1e8) / 1e8;
     rest.profit = o->profit - closed.profit;
     rest.swap = o->swap - closed.swap;
     rest.commission = o->commission - closed.commission;
@@ -184,22 +210,30 @@ inline bool OrderClose(int ticket, double lots, double price, int slippage, colo
   return true;
 }
 
+/**
+ * Opens at market. Refused: a volume off the symbol's lot step or outside its min and max (131), stops
+ * not to its digits or inside its stop level (130), and on a symbol in market execution (an ECN
+ * account) any SL or TP at all (130): there they are set by OrderModify once the order is open.
+ */
 inline int OrderSend(const string &symbol, int cmd, double volume, double price, int slippage, double stoploss, double takeprofit,
                      const string &comment, int magic, datetime expiration, color arrow_color) {
   (void)slippage; (void)expiration; (void)arrow_color;
   SimTerminal4 &t = sim4();
+  if (sim4_cannot_trade()) return -1;
   if (sim4_refuse("open", 0)) return -1;
   SimSymbol *s = sim_symbol(symbol);
   if (!s) { mql_last_error() = 4106; return -1; }
   if (cmd != OP_BUY && cmd != OP_SELL) { mql_last_error() = 3; return -1; }
-  if (volume <= 0) { mql_last_error() = 131; return -1; }
+  if (volume <= 0 || !sim_volume_ok(*s, volume)) { mql_last_error() = 131; return -1; }
   if (std::fabs(price - (cmd == OP_BUY ? s->ask : s->bid)) > 1e-9) { mql_last_error() = 129; return -1; }
+  if (s->exemode == SYMBOL_TRADE_EXECUTION_MARKET && (stoploss != 0 || takeprofit != 0)) { mql_last_error() = 130; return -1; }
+  if (!sim_stops_ok(*s, cmd == OP_BUY, stoploss, takeprofit)) { mql_last_error() = 130; return -1; }
   SimOrder o;
   o.ticket = t.next_ticket++;
   o.symbol = symbol;
   o.type = cmd;
   o.lots = volume;
-  o.open_time = TimeCurrent();
+  o.open_time = sim_server_time();
   o.open_price = price;
   o.close_price = cmd == OP_BUY ? s->bid : s->ask;
   o.sl = stoploss;
@@ -221,11 +255,11 @@ inline double GlobalVariableGet(const string &name) {
 }
 inline datetime GlobalVariableSet(const string &name, double value) {
   sim_globals()[name] = value;
-  return TimeCurrent();
+  return sim_server_time();
 }
 
 // ---- MQL5 only: an EA for MT4 that names one of these does not compile here ----------------------
 #pragma GCC poison PositionsTotal PositionGetTicket PositionSelectByTicket PositionGetInteger PositionGetDouble PositionGetString
-#pragma GCC poison HistorySelect HistoryDealsTotal HistoryDealGetTicket HistoryDealGetInteger HistoryDealGetDouble HistoryDealGetString
+#pragma GCC poison HistorySelect HistoryDealSelect HistoryDealsTotal HistoryDealGetTicket HistoryDealGetInteger HistoryDealGetDouble HistoryDealGetString
 #pragma GCC poison MqlTradeRequest MqlTradeResult MqlTradeTransaction TimeTradeServer OnTradeTransaction
 #pragma GCC poison POSITION_IDENTIFIER DEAL_ENTRY_IN DEAL_ENTRY_OUT TRADE_ACTION_DEAL TRADE_ACTION_SLTP SYMBOL_FILLING_MODE

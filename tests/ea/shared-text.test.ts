@@ -7,9 +7,11 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const SHARED = [
-  'JsonText', 'JsonNum', 'JsonSkipSpace', 'JsonValueEnd', 'HexValue', 'JsonString', 'JsonGet', 'JsonItem', 'JsonDouble',
-  'NewUuid', 'BaseUrl', 'SymbolWanted', 'Backoff', 'KeyRefused', 'ShowStatus', 'HttpCall', 'Push', 'BrokerSymbol',
-  'FlushAnswers', 'RunCommand', 'PollCommands',
+  'JsonText', 'Clip', 'JsonNum', 'JsonSkipSpace', 'JsonValueEnd', 'HexValue', 'JsonString', 'JsonGet', 'JsonItem', 'JsonDouble',
+  'NewUuid', 'BaseUrl', 'SymbolWanted', 'Backoff', 'KeyRefused', 'ShowStatus', 'AccountKnown', 'TerminalReady', 'TradeAllowed',
+  'WatchConnection', 'SnapshotDue', 'HttpCall', 'Listed', 'AddDropped', 'DroppedJson', 'ForgetDropped', 'LeaveOut', 'DropRefused',
+  'BatchKind', 'BatchDue', 'Push', 'VolumeFor', 'PriceFor', 'VolumeCut', 'VolumeRange', 'BrokerSymbol', 'FlushAnswers', 'RunCommand',
+  'PollCommands', 'ResetAgent',
 ];
 
 /** A top-level function's text: from its signature line to its closing brace (MetaEditor's layout). */

@@ -1,7 +1,7 @@
 import { MarketPaused } from '#server/broker/errors.ts';
 import { Listeners } from '#server/broker/listeners.ts';
 import type { BrokerAdapter, BrokerInfo, LiveAccount, LivePosition, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
-import type { AdapterFactory } from '#server/broker/registry.ts';
+import type { AdapterFactory } from '#server/broker/factory.ts';
 
 const BROKER: BrokerInfo = { id: -1, broker_name: 'Fake', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 };
 
@@ -132,6 +132,7 @@ export class FakeBroker implements BrokerAdapter {
 /** The fake as the server's registry takes it: source 'fake'. */
 export const fakeAdapter: AdapterFactory = {
   source: 'fake',
+  capabilities: { feed: 'simulated', importsStatements: false, registration: null, orders: { answerTimeoutMs: 0 } },
   async create() {
     return { adapter: new FakeBroker() };
   },

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyRelation } from '#shared/contract/copy-relations.ts';
 import type { CopyReportResponse } from '#shared/contract/copy.ts';
 import { insertBroker } from '#server/db/accounts-repo.ts';
-import { insertAgentAccount } from '#server/db/registry-repo.ts';
+import { insertRegisteredAccount } from '#server/db/registry-repo.ts';
 import { setSymbol } from '#server/db/symbol-map-repo.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
@@ -42,7 +42,7 @@ describe.each(BACKENDS)('a master and two followers on three terminals, set up b
     await setSymbol(db, broker, 'EURUSD.m', 'EURUSD');
     await setSymbol(db, broker, 'GBPUSD.m', 'GBPUSD');
     const account = (t: Terminal, name: string, currency: string) =>
-      insertAgentAccount(db, { account_id: `pepperstone-${t.login}`, account: t.login, account_name: name, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'global forex', currency, leverage: 100 });
+      insertRegisteredAccount(db, { source: 'agent', account_id: `pepperstone-${t.login}`, account: t.login, account_name: name, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'global forex', currency, leverage: 100 });
     await master.register(await account(master, 'Master USD', 'USD'));
     await followerA.register(await account(followerA, 'Follower A', 'EUR'));
     await followerB.register(await account(followerB, 'Follower B', 'EUR'));

@@ -93,17 +93,18 @@ describe.each(BACKENDS)('migration 14 on stored books (%s)', (backend) => {
         (1, '2026-11-24', 1100, 1100, '2026-11-25T00:00:00Z', true);
     `);
     expect(await migrate(db)).toEqual(old.pending);
-    const deals = await db.query<{ account_id: number; kind: string; amount: number; ticket: number; deal_type: number | null }>(
-      'SELECT account_id, kind, amount, ticket, deal_type FROM deals ORDER BY account_id, ticket',
+    // Migration 18 names them by their reason, as the neutral model does (MT5's types 4, 6 and 12).
+    const deals = await db.query<{ account_id: number; kind: string; amount: number; ticket: number; reason: string | null }>(
+      'SELECT account_id, kind, amount, ticket, reason FROM deals ORDER BY account_id, ticket',
     );
     // The charge a result, the bonus a deposit, the interest (its money in the fee column) a result; the credit nothing.
-    expect(deals.map((d) => [d.account_id, d.kind, d.amount, d.ticket, d.deal_type])).toEqual([
+    expect(deals.map((d) => [d.account_id, d.kind, d.amount, d.ticket, d.reason])).toEqual([
       [1, 'deposit', 1_000, 1, null],
       [1, 'trade', 0, 3, null],
-      [1, 'result', -5, 5, 4],
-      [1, 'deposit', 100, 6, 6],
+      [1, 'result', -5, 5, 'charge'],
+      [1, 'deposit', 100, 6, 'bonus'],
       [2, 'deposit', 1_000, 1, null],
-      [2, 'result', 1.23, 2, 12],
+      [2, 'result', 1.23, 2, 'interest'],
     ]);
     const accounts = await db.query<{ id: number; balance: number; equity: number; hwm: number; dd_peak: number | null }>(
       'SELECT id, balance, equity, hwm, dd_peak FROM accounts ORDER BY id',

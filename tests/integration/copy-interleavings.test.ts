@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyRelation } from '#shared/contract/copy-relations.ts';
 import { insertBroker } from '#server/db/accounts-repo.ts';
-import { insertAgentAccount } from '#server/db/registry-repo.ts';
+import { insertRegisteredAccount } from '#server/db/registry-repo.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
 import { position, Terminal, type AgentCommand } from './helpers/terminal.ts';
@@ -30,7 +30,7 @@ describe.each(BACKENDS)('the order of master and follower reports (%s)', (backen
     const db = server.app.db;
     const broker = await insertBroker(db, { broker_name: 'Broker', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     const account = (t: Terminal) =>
-      insertAgentAccount(db, { account_id: `broker-${t.login}`, account: t.login, account_name: `Account ${t.login}`, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'SMA', currency: 'USD', leverage: 100 });
+      insertRegisteredAccount(db, { source: 'agent', account_id: `broker-${t.login}`, account: t.login, account_name: `Account ${t.login}`, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'SMA', currency: 'USD', leverage: 100 });
     for (const t of [master, follower, other]) await t.register(await account(t));
     await server.app.authStore.upsertUser({ username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active', permissions: ['write'], portfolio_auth: ['SMA'] });
     key = (await http<{ data: { api_key: string } }>(server, 'POST', '/api/login', { body: { username: 'ops', password: 'ops-password-1' } })).body.data.api_key;

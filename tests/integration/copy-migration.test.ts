@@ -40,8 +40,11 @@ describe.each(BACKENDS)('migration 9 on stored copies (%s)', (backend) => {
     expect(await migrate(db)).toEqual(old.pending);
 
     const relations = await db.query<{ follower_id: number; sizing: string; sizing_value: number; equity_stop: number | null; stopped: boolean; started: string }>(
-      `SELECT follower_id, sizing, sizing_value, equity_stop, equity_stopped_at IS NOT NULL AS stopped, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS started
-         FROM copy_relations WHERE master_id = 1 AND ended_at IS NULL ORDER BY follower_id`,
+      // Since migration 22 a relation's equity stop is its equity-floor guard in close-only (fired: its fired_at).
+      `SELECT r.follower_id, r.sizing, r.sizing_value, g.close_only::float AS equity_stop, g.fired_at IS NOT NULL AS stopped,
+              to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS started
+         FROM copy_relations r LEFT JOIN copy_guards g ON g.relation_id = r.id AND g.basis = 'equity_floor'
+        WHERE r.master_id = 1 AND r.ended_at IS NULL ORDER BY r.follower_id`,
     );
     expect(relations).toEqual([
       { follower_id: 2, sizing: 'ratio', sizing_value: 0.5, equity_stop: null, stopped: false, started: '2026-11-02' },

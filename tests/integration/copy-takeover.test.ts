@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBroker } from '#server/db/accounts-repo.ts';
-import { insertAgentAccount } from '#server/db/registry-repo.ts';
+import { insertRegisteredAccount } from '#server/db/registry-repo.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { BACKENDS, http, startServer, type TestServer } from './helpers/server.ts';
 import { deal, position, Terminal } from './helpers/terminal.ts';
@@ -21,7 +21,7 @@ describe.each(BACKENDS)('master trades reported while no process copied (%s)', (
   const call = <T = { message: string }>(method: string, path: string, body?: unknown) =>
     http<T>(server, method, path, { key, ...(body === undefined ? {} : { body }), headers: method === 'GET' ? {} : { 'idempotency-key': randomUUID() } });
 
-  /** What the leader's loss does to this process, then what taking the lead again does (src/server/broker/compose.ts). */
+  /** What the leader's loss does to this process, then what taking the lead again does (src/server/plugins/broker-stack.ts). */
   const loseLead = () => {
     server.app.copier.stop();
     server.app.market.pause();
@@ -38,7 +38,7 @@ describe.each(BACKENDS)('master trades reported while no process copied (%s)', (
     const db = server.app.db;
     const broker = await insertBroker(db, { broker_name: 'Pepperstone', img_path: '', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     const account = (t: Terminal, name: string) =>
-      insertAgentAccount(db, { account_id: `pp-${t.login}`, account: t.login, account_name: name, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'global forex', currency: 'EUR', leverage: 100 });
+      insertRegisteredAccount(db, { source: 'agent', account_id: `pp-${t.login}`, account: t.login, account_name: name, broker_id: broker, server: SERVER, server_name: SERVER, teiko_category: 'global forex', currency: 'EUR', leverage: 100 });
     await master.register(await account(master, 'Master'));
     await follower.register(await account(follower, 'Follower'));
     await server.app.authStore.upsertUser({ username: 'ops', password_hash: await hashPassword('ops-password-1'), status: 'active', permissions: ['write'], portfolio_auth: ['Global FX'] });

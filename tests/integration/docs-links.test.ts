@@ -59,6 +59,40 @@ function linksOf(file: string): { target: string; line: number }[] {
   return links;
 }
 
+/** The comments of a source file: its // lines and /* blocks *\/, with the line each starts on. */
+function commentsOf(file: string): { text: string; line: number }[] {
+  const source = fs.readFileSync(file, 'utf8');
+  const out: { text: string; line: number }[] = [];
+  // Strings are blanked first so that '//' in a URL or a regular expression is not a comment.
+  const blanked = source.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, (s) => s.replace(/[^\n]/g, ' '));
+  for (const m of blanked.matchAll(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g)) {
+    out.push({ text: source.slice(m.index, m.index + m[0].length), line: source.slice(0, m.index).split('\n').length });
+  }
+  return out;
+}
+
+/** Whether a document has a place of that name: a heading, or a term in bold, that holds it (any case). */
+function namesPlace(doc: string, name: string): boolean {
+  const flat = name.replace(/\s+/g, ' ').toLowerCase();
+  const holds = (text: string) => text.replace(/\s+/g, ' ').toLowerCase().includes(flat);
+  return doc.split('\n').some((l) => /^#{1,6}\s/.test(l) && holds(l)) || [...doc.matchAll(/\*\*([^*]+)\*\*/g)].some((m) => holds(m[1]!));
+}
+
+/** Every file name of the repository (outside node_modules, dist and .git), by base name. */
+function repositoryNames(): Set<string> {
+  const names = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (['node_modules', 'dist', '.git', 'test-results', 'playwright-report'].includes(entry.name)) continue;
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else names.add(entry.name);
+    }
+  };
+  walk(ROOT);
+  return names;
+}
+
 describe('the documentation', () => {
   it('has a README short enough to read first, and every page it links exists', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -92,5 +126,37 @@ describe('the documentation', () => {
     ];
     const citing = sources.filter((f) => /\b(SPEC|DOMAIN|DESIGN|STYLE)\.md\b|SPEC §/.test(fs.readFileSync(f, 'utf8')));
     expect(citing.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('has code comments that cite only files and headings that exist', () => {
+    const sources = [
+      ...filesUnder(path.join(ROOT, 'src'), (f) => /\.(ts|tsx|css)$/.test(f)),
+      ...filesUnder(path.join(ROOT, 'tests'), (f) => /\.(ts|tsx)$/.test(f)),
+      ...filesUnder(path.join(ROOT, 'scripts'), (f) => /\.(mjs|ts)$/.test(f)),
+    ];
+    const names = repositoryNames();
+    const broken: string[] = [];
+    for (const file of sources) {
+      for (const { text: raw, line } of commentsOf(file)) {
+        // One line of prose, whatever the comment's markers and line breaks.
+        const text = raw.replace(/^\s*(\/\/|\/?\*+\/?)/gm, ' ').replace(/\s+/g, ' ');
+        const where = `${path.relative(ROOT, file)}:${line}`;
+        // A path from the repository's root, with a heading as #anchor or as ', "Heading"'.
+        for (const m of text.matchAll(/\b((?:docs|src|tests|scripts|ea|deploy|public)\/[\w./-]*[\w-]\.(?:md|tsx|ts|mjs|css|json|mq5|mqh|html|cfg))(?![\w])(?:#([\w-]+)|,? "([^"]+)")?/g)) {
+          const [, cited = '', anchor, quoted] = m;
+          const resolved = path.join(ROOT, cited);
+          if (!fs.existsSync(resolved)) broken.push(`${where} → ${cited} (no such file)`);
+          else if (anchor && cited.endsWith('.md') && !anchorsOf(resolved).has(anchor)) broken.push(`${where} → ${cited}#${anchor} (no such heading)`);
+          else if (quoted && cited.endsWith('.md') && !namesPlace(fs.readFileSync(resolved, 'utf8'), quoted)) {
+            broken.push(`${where} → ${cited}, "${quoted}" (no such heading)`);
+          }
+        }
+        // A file named alone (such as main.ts): one of the repository's.
+        for (const m of text.matchAll(/(?<![\w./-])([\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|md))\b/g)) {
+          if (!names.has(m[1]!)) broken.push(`${where} → ${m[1]} (no file of that name)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });

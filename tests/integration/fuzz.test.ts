@@ -115,6 +115,7 @@ const QUERY_PARAMS: Record<string, string[]> = {
   'GET /api/brokers/historical-deals': ['account', 'filter_rebalancing', 'start_date'],
   'GET /api/brokers/accounts/historical_infos': ['date_id'],
   'GET /api/stats/mae_mfe': ['symbol'],
+  'GET /api/stats/analysis': ['account', 'utc_offset_minutes'],
   'GET /api/stats/rebates': ['group_by', 'portfolio'],
   'GET /api/audit': ['page', 'page_size'],
   'GET /api/copy/report': ['portfolio', 'period'],
@@ -247,6 +248,8 @@ function queryValueFor(name: string, d: Domain): fc.Arbitrary<string> {
       return fc.constantFrom('1', '2', '50', '200', '201', '0', '1000000', '1000001');
     case 'start_date':
       return fc.integer({ min: 0, max: 2_000_000_000 }).map(String);
+    case 'utc_offset_minutes':
+      return fc.integer({ min: -900, max: 900 }).map(String);
     case 'date_id':
       return fc.oneof(
         fc.constantFrom(...d.dateIds),

@@ -51,7 +51,7 @@ describe.each(BACKENDS)('ingest limits (%s)', (backend) => {
     return res;
   };
   const count = async (sql: string, params: unknown[] = []) => (await server.app.db.query<{ n: number }>(sql, params))[0]!.n;
-  const brokerDeals = () => count('SELECT count(*)::int AS n FROM broker_deals WHERE account_id = $1', [accountId]);
+  const brokerDeals = () => count('SELECT count(*)::int AS n FROM broker_events WHERE account_id = $1', [accountId]);
   const positions = () => count('SELECT count(*)::int AS n FROM positions WHERE account_id = $1', [accountId]);
 
   beforeAll(async () => {
@@ -157,7 +157,7 @@ describe.each(BACKENDS)('ingest limits (%s)', (backend) => {
         expect(res.status, `${what} ${JSON.stringify(text)}: ${JSON.stringify(res.body)}`).toBe(400);
         expect(res.body.message).toMatch(/must not contain control characters/);
       }
-      expect(await count('SELECT count(*)::int AS n FROM broker_deals WHERE ticket IN (7100, 7101)')).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM broker_events WHERE ref IN (7100, 7101)')).toBe(0);
     });
 
     it('still takes an empty symbol and comment on a balance deal', async () => {
@@ -176,7 +176,7 @@ describe.each(BACKENDS)('ingest limits (%s)', (backend) => {
       const res = await send(make());
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body.message).toMatch(new RegExp(`^${field.replace(/\./g, '\\.')}: .*later than the server's clock`));
-      expect(await count('SELECT count(*)::int AS n FROM broker_deals WHERE ticket IN (7200, 7201)')).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM broker_events WHERE ref IN (7200, 7201)')).toBe(0);
     });
 
     it('refuses a time before 1970, and one before 2000 (0 or 1: a fault of the agent, and a NAV row for every day since)', async () => {
@@ -185,7 +185,7 @@ describe.each(BACKENDS)('ingest limits (%s)', (backend) => {
         expect(res.status).toBe(400);
         expect(res.body.message).toBe("accounts.0.deals.items.0.time: time must be the broker's clock in seconds since 1970, from 2000-01-01 on");
       }
-      expect(await count('SELECT count(*)::int AS n FROM broker_deals WHERE ticket IN (7202, 7204, 7205, 7206)')).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM broker_events WHERE ref IN (7202, 7204, 7205, 7206)')).toBe(0);
     });
 
     it("takes a deal a few hours ahead of UTC (the broker's clock runs in its own time zone)", async () => {

@@ -66,7 +66,7 @@ describe.each(BACKENDS)('alerts pushed to phones (%s)', (backend) => {
     const tablet = service.browser('manager-tablet');
     const sub1 = await http<{ data: { kinds: string[]; devices: number } }>(server, 'POST', '/api/push/subscriptions', { key: investor, body: phone.subscription });
     expect(sub1.status).toBe(200);
-    expect(sub1.body.data).toEqual({ kinds: ['drawdown', 'margin', 'equity_stop', 'copy', 'ping', 'bridge'], devices: 1 });
+    expect(sub1.body.data).toEqual({ kinds: ['drawdown', 'margin', 'equity_stop', 'guard', 'copy', 'ping', 'bridge'], devices: 1 });
     expect((await http(server, 'POST', '/api/push/subscriptions', { key: manager, body: tablet.subscription })).status).toBe(200);
     const before = [countFor('investor-phone'), countFor('manager-tablet')] as const;
 

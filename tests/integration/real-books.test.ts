@@ -64,7 +64,7 @@ describe.each(BACKENDS)('the books of real accounts (%s)', (backend) => {
     const db = server.app.db;
     const broker = await insertBroker(db, { broker_name: 'BooksBroker', img_path: '/brokers/none.svg', spread_pips: 0, latency_ms: 0, commission_per_lot: 0, rebate_per_lot: 0 });
     const agentId = await insertAgent(db, 'books-terminal', hashToken((agentKey = newToken())));
-    for (const [login, currency] of [['6100001', 'EUR'], ['6100002', 'EUR'], ['6100003', 'EUR'], ['2100123', 'USD']] as const) {
+    for (const [login, currency] of [['6100001', 'EUR'], ['6100002', 'EUR'], ['6100003', 'EUR'], ['6100004', 'USD'], ['2100123', 'USD']] as const) {
       const id = await insertAccount(db, {
         account_id: `books-${login}`, account: login, account_name: `Books ${login}`, broker_id: broker, server: 'Books-Live', server_name: 'Books Live',
         teiko_category: 'SMA', currency, is_master: false, master_id: null, copy_ratio: 1, leverage: 100, ping: 0, last_update: 0, source: 'agent',
@@ -80,6 +80,36 @@ describe.each(BACKENDS)('the books of real accounts (%s)', (backend) => {
     viewer = await user('books-viewer', []);
   });
   afterAll(async () => server.close());
+
+  describe('positions open over a day end (worked by hand)', () => {
+    // Deposit 5,000 (Nov 20). EURUSD position 41: in Nov 21 09:00 commission −3.50, out Nov 23 15:00
+    // commission −3.50 profit +80. GBPUSD position 42: in Nov 23 10:00 commission −4.20, still open.
+    // The broker takes an entry's commission from the balance at once, so its day-end balances are
+    // Nov 20: 5,000; Nov 21: 4,996.50; Nov 22: 4,996.50; Nov 23: 5,000 − 3.50 − 3.50 + 80 − 4.20 =
+    // 5,068.80; Nov 24: 5,068.80 (the open GBPUSD's −4.20 included).
+    const account = 'books-6100004';
+    it("derives each past day's NAV at the broker's balance, the commission of positions still open included", async () => {
+      await send('6100004', {
+        deals: {
+          items: [
+            deal({ ticket: 401, time: utc('2026-11-20T08:00:00Z'), profit: 5_000 }),
+            deal({ ticket: 402, position_id: 41, time: utc('2026-11-21T09:00:00Z'), type: 0, entry: 'in', symbol: 'EURUSD', volume: 1, price: 1.1, commission: -3.5 }),
+            deal({ ticket: 403, position_id: 42, time: utc('2026-11-23T10:00:00Z'), type: 1, entry: 'in', symbol: 'GBPUSD', volume: 1.2, price: 1.27, commission: -4.2 }),
+            deal({ ticket: 404, position_id: 41, time: utc('2026-11-23T15:00:00Z'), type: 1, entry: 'out', symbol: 'EURUSD', volume: 1, price: 1.1008, commission: -3.5, profit: 80 }),
+          ],
+          deleted: [],
+        },
+      });
+      const { rows } = await nav('11.2026', account);
+      expect(rows.map((r) => [r.date_day, r.balance, r.derived])).toEqual([
+        [20, 5_000, true],
+        [21, 4_996.5, true],
+        [22, 4_996.5, true],
+        [23, 5_068.8, true],
+        [24, 5_068.8, true],
+      ]);
+    });
+  });
 
   describe('a deposit, a trade and a monthly agent commission (worked by hand)', () => {
     // Deposit 10 000 (Nov 20); EURUSD buy 1 lot, in 1.1000 commission −1.75 and out 1.1015 profit +150

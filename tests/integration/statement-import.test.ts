@@ -20,7 +20,9 @@ const LOGIN = '7104455';
 /** The hedging report belongs to another account: 51234567. */
 const OTHER_LOGIN_REPORT = report('mt5-hedging-utf16.html');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01]);
-const NOT_A_REPORT = 'This file is not a MetaTrader 4 or 5 trade history report.';
+const NOT_A_REPORT =
+  'This file is not a statement this app reads: a MetaTrader 5 trade history report (HTML or Excel), a MetaTrader 4 statement, ' +
+  'or an Interactive Brokers Flex statement (Activity Flex Query, XML).';
 /** The broker's server time is UTC+2 in these imports: every time moves two hours back. */
 const OFFSET_MIN = 120;
 const utc = (brokerIso: string) => Date.parse(`${brokerIso}Z`) / 1000 - OFFSET_MIN * 60;
@@ -95,7 +97,13 @@ describe.each(BACKENDS)('statement import into an account (%s)', (backend) => {
     expect(await balanceOf()).toBe(0);
     const res = await upload(LOGIN, NETTING, admin);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Imported: 9 added, 0 updated, 0 skipped.', added: 9, updated: 0, skipped: 0, warnings: [] });
+    expect(res.body).toMatchObject({ message: 'Imported: 9 added, 0 updated, 0 skipped.', format: 'mt5-html', added: 9, updated: 0, skipped: 0, warnings: [] });
+    // Per statement (one): six fills (5002, 5003, 5004, 5005, 5006, 5009); realized (66.67 − 2) + (−67.67 − 6) + (1 250 − 3.10 − 2)
+    // = 1 235.90; commissions −3 (the opening) −1 −4 −2 −0.60 = −10.60; the balance it leaves 6 210.90 (no opening balance stated).
+    expect(res.body.statements).toEqual([
+      { account: accountId, booked: true, reason: null, base_currency: 'EUR', base_rule: 'the report header', trades: 6,
+        cash: [{ currency: 'EUR', cash_start: null, cash_end: 6_210.9, realized: 1_235.9, commissions: -10.6 }] },
+    ]);
 
     // By hand from the report: the deposit (5001); position 7001 bought 2 @ 15 120.5 and 1 @ 15 160.5
     // (average 15 133.8333, commission −3), sold 1 (5004: −1 own, −1 its third of the opening), then
@@ -127,7 +135,7 @@ describe.each(BACKENDS)('statement import into an account (%s)', (backend) => {
     // By login this time (the route takes account_id or login).
     const res = await upload(LOGIN, NETTING, admin);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Imported: 0 added, 0 updated, 9 skipped.', added: 0, updated: 0, skipped: 9, warnings: [] });
+    expect(res.body).toMatchObject({ message: 'Imported: 0 added, 0 updated, 9 skipped.', added: 0, updated: 0, skipped: 9, warnings: [] });
     expect(await balanceOf()).toBe(before);
     expect(await dealsOf()).toEqual(dealsBefore);
   });

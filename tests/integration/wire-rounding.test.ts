@@ -19,7 +19,7 @@ const KINDS: Record<Kind, readonly string[]> = {
     'max_drawdown_money', 'profit_sharing_amount', 'slippage_cost', 'slippage_cost_eur', 'avg_slippage_cost_eur', 'cost_eur',
     'exposure', 'exposure_eur', 'equity_stop', 'mark', 'accrued', 'mark_before', 'mark_after', 'mark_start', 'mark_end', 'basis', 'charged',
     'opening_balance', 'opening_equity', 'closing_balance', 'closing_equity', 'deposits', 'withdrawals', 'closed_pl', 'broker_fees', 'rebates',
-    'other_results', 'net',
+    'other_results', 'net', 'lr_std_error',
   ],
   /** A fee entry's amount: an accrual keeps 6 decimals (docs/fees.md), a charge is to the cent. */
   accrual: ['amount'],
@@ -27,12 +27,14 @@ const KINDS: Record<Kind, readonly string[]> = {
     'equity_perc', 'margin_level', 'max_drawdown_percentage', 'longs_won', 'shorts_won', 'profit_factor', 'max_drawdown', 'growth',
     'sharpe_ratio', 'sortino_ratio', 'equity_drawdown', 'recovery_factor', 'command_success_pct', 'follower_growth', 'master_growth',
     'tracking_difference', 'size_ratio', 'max_drawdown_pct', 'min_margin_level_pct', 'copy_ratio', 'limit', 'ratio', 'multiplier',
-    'twr_pct', 'mwr_pct',
+    'twr_pct', 'mwr_pct', 'ahpr', 'ghpr', 'z_score', 'z_probability', 'sharpe', 'sortino', 'psr', 'probability', 'lr_correlation',
+    'entry_efficiency', 'exit_efficiency', 'total_efficiency', 'correlation_pl_mfe', 'correlation_pl_mae', 'correlation_mfe_mae', 'win_rate',
   ],
   measure: [
     'quantity', 'lots', 'ping', 'exec_duration_ms', 'avgMae', 'medianMae', 'avgMfe', 'medianMfe', 'avg_mae', 'median_mae', 'avg_mfe',
     'median_mfe', 'max_lot', 'lot', 'master_quantity', 'expected_quantity', 'entry_slippage', 'exit_slippage', 'avg_entry_slippage_pips',
-    'worst_entry_slippage_pips', 'avg_delay_ms', 'worst_delay_ms', 'delay_ms',
+    'worst_entry_slippage_pips', 'avg_delay_ms', 'worst_delay_ms', 'delay_ms', 'warn', 'close_only', 'close_all', 'last_value',
+    'min_track_record',
   ],
   price: ['open_price', 'open_price_currency', 'close_price', 'price_open', 'price_current', 'sl', 'tp', 'breakeven', 'breakevenMax', 'breakevenMin'],
   /** Fee rates, as a write user set them. */
@@ -41,7 +43,8 @@ const KINDS: Record<Kind, readonly string[]> = {
     'id', 'timestamp', 'datetime', 'last_update', 'time', 'win', 'loss', 'return_days', 'date_day', 'count', 'legs', 'opened_at', 'at',
     'from', 'copied', 'missed', 'duplicates', 'manual', 'inferred_links', 'trades', 'last_update_age_s', 'changed_at', 'expires_at',
     'uptime_s', 'available_dates', 'page', 'page_size', 'total', 'started_at', 'ended_at', 'equity_stopped_at', 'relation_id', 'devices',
-    'closed_at', 'set_at',
+    'closed_at', 'set_at', 'measured_at', 'fired_at', 'guard_id', 'n', 'returns_n', 'wins', 'losses', 'loss_pct', 'runs', 'seed',
+    'utc_offset_minutes', 'hour', 'weekday',
   ],
 };
 /** A series point's `value` is what its series is. */
@@ -85,6 +88,7 @@ const NOT_WALKED: Record<string, string> = {
   '/api/ingest/v1/commands': "an agent's route (its key, not a user's): commands carry the dashboard's own prices and lots",
   '/metrics': 'Prometheus text, not JSON',
   '/config.json': "the client's configuration, no figures",
+  '/api/accounts/:account/flex': "an Interactive Brokers account's Flex settings: ids, a day and times, no figures (tests/integration/ibkr-flex-fetch.test.ts)",
   '/*': 'the client application',
 };
 
@@ -107,6 +111,9 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
     const accounts = (await get('/api/brokers/accounts/info')) as { data: { account_id: string; is_master: boolean }[] };
     const nav = (await get('/api/brokers/accounts/historical_infos')) as { available_dates: Record<string, number[]> };
     const followers = accounts.data.filter((a) => !a.is_master);
+    // A guard of each kind of level, so that its figures are walked too.
+    const guard = { scope: 'follower', target: followers[0]!.account_id, basis: 'trailing_from_peak', warn: 10.123456, close_only: 15, close_all: 20 };
+    expect((await http(server, 'PUT', '/api/copy/guards', { key: admin, body: guard })).status).toBe(200);
     // The demo's history, and today.
     const since = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
     const paths: Record<string, string[]> = {
@@ -120,6 +127,7 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
       '/api/brokers/accounts/historical_infos': Object.keys(nav.available_dates).map((m) => `/api/brokers/accounts/historical_infos?date_id=${m}`),
       '/api/stats/rebates': ['/api/stats/rebates?portfolio=All', '/api/stats/rebates?portfolio=All&group_by=broker'],
       '/api/stats/mae_mfe': ['EURUSD', 'USDJPY', 'AAPL', 'TSLA'].map((s) => `/api/stats/mae_mfe?symbol=${s}`),
+      '/api/stats/analysis': accounts.data.map((a) => `/api/stats/analysis?account=${a.account_id}`),
       '/api/alerts/infos': ['/api/alerts/infos'],
       '/api/copy-rules/infos': ['/api/copy-rules/infos'],
       '/api/bridge/status': ['/api/bridge/status'],
@@ -127,6 +135,7 @@ describe.each(BACKENDS)('figures on the wire (%s)', (backend) => {
       '/api/copy/health': ['/api/copy/health'],
       '/api/copy/growth': followers.map((a) => `/api/copy/growth?account=${a.account_id}&period=all`),
       '/api/copy/relations': ['/api/copy/relations', '/api/copy/relations?include_ended=true'],
+      '/api/copy/guards': accounts.data.map((a) => `/api/copy/guards?account=${a.account_id}`),
       '/api/risk/limits': ['/api/risk/limits'],
       '/api/audit': ['/api/audit'],
       '/api/push/vapid-public-key': ['/api/push/vapid-public-key'],

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet } from '@tanstack/react-router';
 import { OfflineNotice } from '#client/shell/offline-notice.tsx';
+import { useMarkLiveStale } from '#client/offline/stale.ts';
 import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { warmUpIntl } from './warm-up-intl.ts';
 
@@ -30,6 +31,8 @@ function TopBarPlaceholder() {
 export function AppLayout() {
   // Signed-in screens are full of figures; the sign-in page has none and skips this.
   useEffect(() => warmUpIntl(), []);
+  // While the live feed is down, every P/L on the page is drawn muted (stale.css).
+  useMarkLiveStale();
   // The router draws this layout and the screen in one synchronous render; the top bar, with its
   // links, queries and menus, follows a moment later as a transition React renders in slices.
   const stage = useStagedMount(1);

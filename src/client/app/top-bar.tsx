@@ -9,6 +9,7 @@ import { PortfolioSelect } from './portfolio-select.tsx';
 import { BridgeToggle } from '#client/shell/bridge-toggle.tsx';
 import { ConnectionIndicator } from '#client/shell/connection-indicator.tsx';
 import { Notifications } from '#client/shell/notifications.tsx';
+import { FocusOnNavigation, SkipLink } from './skip-link.tsx';
 
 const LINKS = [
   { to: ROUTES.home, label: 'Summary' },
@@ -33,56 +34,71 @@ export function TopBar() {
   };
 
   return (
-    <header className="topbar">
-      <div className="topbar-inner">
-        <button
-          type="button"
-          className="icon-button menu-toggle"
-          aria-label="Menu"
-          aria-expanded={menuOpen}
-          aria-controls="main-nav"
-          onClick={() => setMenuOpen((o) => !o)}
-        >
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-        </button>
-        <Link to={ROUTES.home} className="brand" aria-label="Copy Monitor" onClick={() => setMenuOpen(false)}>
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">Copy Monitor</span>
-        </Link>
-        <span className="version" title="App version">
-          {appVersion()}
-        </span>
-        <ConnectionIndicator />
-        <nav id="main-nav" className={menuOpen ? 'main-nav open' : 'main-nav'} aria-label="Main">
-          {links.map((l) => (
+    <>
+      <SkipLink />
+      <FocusOnNavigation />
+      <header className="topbar">
+        <div className="topbar-inner">
+          <button
+            type="button"
+            className="icon-button menu-toggle"
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls="main-nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+          <Link to={ROUTES.home} className="brand" aria-label="Copy Monitor" onClick={() => setMenuOpen(false)}>
+            <span className="brand-mark" aria-hidden="true" />
+            <span className="brand-name">Copy Monitor</span>
+          </Link>
+          <span className="version" title="App version">
+            {appVersion()}
+          </span>
+          <ConnectionIndicator />
+          <nav id="main-nav" className={menuOpen ? 'main-nav open' : 'main-nav'} aria-label="Main">
+            {links.map((l) => (
+              <Link
+                key={l.to}
+                to={l.to}
+                className="nav-link"
+                activeOptions={{ exact: true }}
+                activeProps={{ className: 'nav-link active', 'aria-current': 'page' }}
+                search={(prev) => prev}
+                onClick={() => setMenuOpen(false)}
+              >
+                {l.label}
+              </Link>
+            ))}
+            {/* The account statements, one tap from the menu (issue 40 item 8): Accounts' Fees & statement panel. */}
             <Link
-              key={l.to}
-              to={l.to}
+              to={ROUTES.accounts}
+              hash="statements"
               className="nav-link"
-              activeOptions={{ exact: true }}
-              activeProps={{ className: 'nav-link active', 'aria-current': 'page' }}
+              activeOptions={{ exact: true, includeHash: true }}
               search={(prev) => prev}
               onClick={() => setMenuOpen(false)}
             >
-              {l.label}
+              Statements
             </Link>
-          ))}
-          <span className="menu-version">Version {appVersion()}</span>
-        </nav>
-        <div className="topbar-actions">
-          {canWrite && feature('bridge_toggle') ? <BridgeToggle /> : null}
-          <PortfolioSelect />
-          <Notifications />
-          <button type="button" className="button ghost logout" aria-label="Logout" onClick={() => void onLogout()}>
-            <svg className="logout-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-            <span className="logout-label">Logout</span>
-          </button>
+            <span className="menu-version">Version {appVersion()}</span>
+          </nav>
+          <div className="topbar-actions">
+            {canWrite && feature('bridge_toggle') ? <BridgeToggle /> : null}
+            <PortfolioSelect />
+            <Notifications />
+            <button type="button" className="button ghost logout" aria-label="Logout" onClick={() => void onLogout()}>
+              <svg className="logout-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+                <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              <span className="logout-label">Logout</span>
+            </button>
+          </div>
         </div>
-      </div>
-    </header>
+      </header>
+    </>
   );
 }

@@ -29,8 +29,11 @@ let staleSince: number | null = null;
 function recompute(): void {
   const next = combineConnectivity(feeds.values(), browserOnline);
   if (next === snapshot) return;
+  // A feed's first connection is not an outage: nothing is marked stale (and nothing moves on
+  // screen) until data that was live drops, a connection fails, or the browser goes offline.
+  const firstConnection = snapshot !== 'live' && next === 'reconnecting' && [...feeds.values()].every((s) => s === 'connecting');
   if (next === 'live' || next === 'idle') staleSince = null;
-  else if (snapshot === 'live' || staleSince === null) staleSince ??= Date.now();
+  else if (!firstConnection && (snapshot === 'live' || staleSince === null)) staleSince ??= Date.now();
   snapshot = next;
   for (const listener of listeners) listener();
 }

@@ -2,7 +2,9 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, position } from './fake-web-socket.ts';
-import { lastLiveUpdate, retryLiveFeeds, useLivePositions, type UseLivePositionsOptions } from './use-live-positions.ts';
+import { createElement, type ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lastLiveUpdate, liveSnapshotKey, retryLiveFeeds, useLivePositions, type KeptSnapshot, type UseLivePositionsOptions } from './use-live-positions.ts';
 
 const socketOptions = {
   fetchTicket: () => Promise.resolve('ticket'),
@@ -142,4 +144,29 @@ describe('retryLiveFeeds and lastLiveUpdate', () => {
     unmount();
     expect(lastLiveUpdate()).toBeNull();
   });
+
+  it("keeps the feed's last snapshot in the query cache and shows it, with its time, before the next visit's first message", async () => {
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client }, children);
+    const props: UseLivePositionsOptions = { path: '/ws/brokers/live-positions-aggregate-by', params: { portfolio: 'SMA', aggregate_by: 'account' }, socketOptions };
+    const first = renderHook((p: UseLivePositionsOptions) => useLivePositions(p), { initialProps: props, wrapper });
+    await settle();
+    act(() => FakeWebSocket.last().open());
+    send();
+    const key = liveSnapshotKey(JSON.stringify([props.path, [['aggregate_by', 'account'], ['portfolio', 'SMA']]]));
+    const kept = client.getQueryData<KeptSnapshot>(key);
+    expect(kept?.positions).toEqual([position]);
+    first.unmount();
+
+    const second = renderHook((p: UseLivePositionsOptions) => useLivePositions(p), { initialProps: props, wrapper });
+    expect(second.result.current.positions).toEqual([position]);
+    expect(second.result.current.keptAt).toBe(kept?.at);
+    await settle();
+    act(() => FakeWebSocket.last().open());
+    send([]);
+    expect(second.result.current.positions).toEqual([]);
+    expect(second.result.current.keptAt).toBeUndefined();
+    second.unmount();
+  });
 });
+

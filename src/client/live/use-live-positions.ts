@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import { QueryClientContext, type QueryClient } from '@tanstack/react-query';
 import type { Position } from '#shared/contract/positions.ts';
 import { POSITION_FEED_ATTEMPTS } from '#shared/domain/backoff.ts';
 import {
@@ -10,6 +11,8 @@ import {
 } from './live-socket.ts';
 import { registerFeed } from './connection-registry.ts';
 import { createProbeLoop, onServerRegained } from './reachability.ts';
+import { LIVE_SNAPSHOT_ROOT } from '#client/offline/query-persister.ts';
+import { asOf } from '#client/offline/as-of.ts';
 
 export interface UseLivePositionsOptions {
   path: LivePath;
@@ -20,14 +23,47 @@ export interface UseLivePositionsOptions {
 }
 
 export interface LivePositions {
-  /** null until the feed's first message, and again whenever the feed (path or params) changes. */
+  /**
+   * null until the feed's first message, and again whenever the feed (path or params) changes; before
+   * the first message, the device's last snapshot of this feed when one is kept (see keptAt).
+   */
   positions: Position[] | null;
   status: LiveStatus;
   error: string | null;
+  /** Set while the rows shown are the device's kept snapshot of an earlier visit: when it arrived (epoch ms). */
+  keptAt?: number;
 }
+
+/** The last snapshot of one feed, kept in the query cache (and so on the device, per user) for offline reading. */
+export interface KeptSnapshot {
+  positions: Position[];
+  /** Date.now() when the snapshot arrived. */
+  at: number;
+}
+
+/** A kept snapshot is written at most this often (a feed sends one a second). */
+export const KEEP_SNAPSHOT_EVERY_MS = 2_000;
+
+/**
+ * Shown instead of the socket's error while the browser is offline (the device, not the server, is the
+ * cause): 'Offline — positions as of 14:07'.
+ */
+export function offlineFeedMessage(at: number | undefined): string {
+  return at === undefined ? 'Offline — no positions kept on this device yet' : `Offline — positions ${asOf(at)}`;
+}
+
+export const liveSnapshotKey = (feed: string) => [LIVE_SNAPSHOT_ROOT, feed] as const;
+
+function keptSnapshot(client: QueryClient | undefined, feed: string): KeptSnapshot | undefined {
+  return client?.getQueryData<KeptSnapshot>(liveSnapshotKey(feed));
+}
+
+const browserOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 interface FeedState extends LivePositions {
   feed: string;
+  /** Date.now() of the feed's last message. */
+  at?: number;
 }
 
 /** One string per feed, independent of the params object's identity and key order. */
@@ -86,6 +122,8 @@ export function lastLiveUpdate(): number | null {
 /** Live position rows of one feed (docs/product.md#calls), reconnecting as position feeds do (docs/product.md#constants). */
 export function useLivePositions({ path, params, enabled = true, socketOptions }: UseLivePositionsOptions): LivePositions {
   const feed = feedKey(path, params);
+  // Optional: without a query client (unit tests of the hook) nothing is kept.
+  const queryClient = useContext(QueryClientContext);
   const [state, setState] = useState<FeedState>({ feed, positions: null, status: 'connecting', error: null });
 
   useEffect(() => {
@@ -93,7 +131,9 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
     const [feedPath, entries] = JSON.parse(feed) as [LivePath, [string, string][]];
     let active = true;
     const connectivity = registerFeed();
-    const health: FeedHealth = { live: false, down: false, updatedAt: null, reconnect: () => undefined };
+    // The banner's age of a feed that has not delivered yet is the age of its kept snapshot.
+    const health: FeedHealth = { live: false, down: false, updatedAt: keptSnapshot(queryClient, feed)?.at ?? null, reconnect: () => undefined };
+    let keptWrittenAt = 0;
     mountedFeeds.add(health);
     const socket = createLiveSocket({
       ...socketOptions,
@@ -103,14 +143,18 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
       heartbeat: FEED_HEARTBEAT,
       onMessage: (positions) => {
         health.updatedAt = Date.now();
-        if (active) setState((s) => ({ ...(s.feed === feed ? s : { status: 'live', error: null }), feed, positions }));
+        if (queryClient && health.updatedAt - keptWrittenAt >= KEEP_SNAPSHOT_EVERY_MS) {
+          keptWrittenAt = health.updatedAt;
+          queryClient.setQueryData<KeptSnapshot>(liveSnapshotKey(feed), { positions, at: health.updatedAt });
+        }
+        if (active) setState((s) => ({ ...(s.feed === feed ? s : { status: 'live', error: null }), feed, positions, at: health.updatedAt ?? undefined }));
       },
       onStatus: (status, error, waiting) => {
         health.live = status === 'live';
         health.down = waiting;
         if (waiting) probe.wake();
         connectivity.report(status);
-        if (active) setState((s) => ({ positions: s.feed === feed ? s.positions : null, feed, status, error }));
+        if (active) setState((s) => ({ positions: s.feed === feed ? s.positions : null, at: s.feed === feed ? s.at : undefined, feed, status, error }));
       },
     });
     health.reconnect = (options) => socket.reconnectNow(options);
@@ -130,6 +174,10 @@ export function useLivePositions({ path, params, enabled = true, socketOptions }
 
   if (!enabled) return { positions: null, status: 'closed', error: null };
   // Rows of another feed (the previous broker or account) are never shown for this one.
-  if (state.feed !== feed) return { positions: null, status: 'connecting', error: null };
-  return { positions: state.positions, status: state.status, error: state.error };
+  const current = state.feed === feed ? state : { positions: null, status: 'connecting' as const, error: null, at: undefined };
+  // Before this feed's first message: the device's last snapshot of it, marked with its time.
+  const kept = current.positions === null ? keptSnapshot(queryClient, feed) : undefined;
+  const error = current.error !== null && browserOffline() ? offlineFeedMessage(kept?.at ?? current.at) : current.error;
+  if (kept) return { positions: kept.positions, status: current.status, error, keptAt: kept.at };
+  return { positions: current.positions, status: current.status, error };
 }

@@ -247,7 +247,7 @@ export function entryLabel(entry: OutboxEntry): string {
 /** What the change asks for. */
 export function entryChange(entry: OutboxEntry): string {
   if (entry.kind === 'allowed-pairs') return pairsText(entry.request.new_allowed_pairs);
-  return `SL ${formatPrice(entry.request.stop_loss)} · TP ${formatPrice(entry.request.take_profit)}`;
+  return `SL ${formatPrice(entry.request.stop_loss, entry.request.symbol)} · TP ${formatPrice(entry.request.take_profit, entry.request.symbol)}`;
 }
 
 export const pairsText = (pairs: readonly string[]): string => (pairs.length ? pairs.join(', ') : 'none');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPersistedKey, shouldPersistQuery } from './query-persister.ts';
+import { asLastSuccess, isPersistedKey, LIVE_SNAPSHOT_ROOT, shouldPersistQuery } from './query-persister.ts';
 import { accountKeys } from '#client/api/queries/accounts.ts';
 import { alertKeys } from '#client/api/queries/alerts.ts';
 import { navKeys } from '#client/api/queries/nav.ts';
@@ -12,14 +12,27 @@ describe('what is kept for offline reading', () => {
     expect(isPersistedKey(rebateKeys.list({ portfolio: 'All', groupBy: 'account' }))).toBe(true);
     expect(isPersistedKey(alertKeys.list())).toBe(true);
   });
-  it('keeps nothing else', () => {
-    expect(isPersistedKey(accountKeys.maxDrawdown('GFX Master'))).toBe(false);
-    expect(isPersistedKey(accountKeys.brokers())).toBe(false);
-    expect(isPersistedKey(['deals', 'x'])).toBe(false);
+  it('keeps every screen\'s answers and the live feeds\' snapshots (issue 40), not push preferences', () => {
+    expect(isPersistedKey(accountKeys.maxDrawdown('GFX Master'))).toBe(true);
+    expect(isPersistedKey(accountKeys.historicalLosses())).toBe(true);
+    expect(isPersistedKey(accountKeys.brokers())).toBe(true);
+    expect(isPersistedKey(['deals', 'x'])).toBe(true);
+    expect(isPersistedKey([LIVE_SNAPSHOT_ROOT, 'feed'])).toBe(true);
+    expect(isPersistedKey(['push', 'preferences'])).toBe(false);
   });
-  it('keeps only successful answers', () => {
+  it('keeps answers with data, a failed refetch saved as the success it last was', () => {
     const key = alertKeys.list();
-    expect(shouldPersistQuery({ queryKey: key, state: { status: 'success' } as never })).toBe(true);
-    expect(shouldPersistQuery({ queryKey: key, state: { status: 'error' } as never })).toBe(false);
+    expect(shouldPersistQuery({ queryKey: key, state: { status: 'success', data: [] } as never })).toBe(true);
+    expect(shouldPersistQuery({ queryKey: key, state: { status: 'error', data: [] } as never })).toBe(true);
+    expect(shouldPersistQuery({ queryKey: key, state: { status: 'error', data: undefined } as never })).toBe(false);
+    const saved = asLastSuccess({
+      timestamp: 1,
+      buster: 'b',
+      clientState: {
+        mutations: [],
+        queries: [{ queryHash: 'h', queryKey: key, dehydratedAt: 1, state: { status: 'error', data: [1], error: new Error('x') } as never }],
+      },
+    });
+    expect(saved.clientState.queries[0]!.state).toMatchObject({ status: 'success', data: [1], error: null });
   });
 });

@@ -26,14 +26,40 @@ export const CACHE_BUSTER = (import.meta.env.VITE_BUILD_ID as string | undefined
 /** Longest wait for the device's copy before the first render; a slower store fills the cache when it answers. */
 export const RESTORE_WAIT_MS = 300;
 
-/** The responses kept for offline reading: real-time and historical NAV, rebates and alerts. */
+/**
+ * Query roots never kept on the device: a push subscription's preferences belong to the browser's
+ * subscription, and a statement import is a one-off upload's answer. Every other answer is kept
+ * (issue 40: offline is a full read of the last snapshot, every screen's figures included).
+ */
+const NOT_KEPT: ReadonlySet<unknown> = new Set(['push', 'statement-import']);
+
+/** Query root of the live feeds' last snapshots (src/client/live/use-live-positions.ts), kept like the queries. */
+export const LIVE_SNAPSHOT_ROOT = 'live-snapshot';
+
+/** The answers kept for offline reading: every screen's queries and the live feeds' last positions. */
 export function isPersistedKey(key: QueryKey): boolean {
-  const [root, kind] = key;
-  return root === 'nav' || root === 'rebates' || root === 'alerts' || (root === 'accounts' && kind === 'info');
+  return !NOT_KEPT.has(key[0]);
 }
 
+/**
+ * A query with data is kept even when its last refetch failed (the tunnel: the data shown is still
+ * the last answer); one that never answered is not.
+ */
 export function shouldPersistQuery(query: Pick<Query, 'queryKey' | 'state'>): boolean {
-  return query.state.status === 'success' && isPersistedKey(query.queryKey);
+  return query.state.data !== undefined && isPersistedKey(query.queryKey);
+}
+
+/**
+ * The saved copy of a query whose last refetch failed is saved as the success it last was: restored
+ * offline, its screen shows the data with its time, not the error of a fetch made without a network.
+ */
+export function asLastSuccess(client: PersistedClient): PersistedClient {
+  const queries = client.clientState.queries.map((query) =>
+    query.state.status === 'error' && query.state.data !== undefined
+      ? { ...query, state: { ...query.state, status: 'success' as const, error: null, fetchFailureReason: null, fetchFailureCount: 0 } }
+      : query,
+  );
+  return { ...client, clientState: { ...client.clientState, queries } };
 }
 
 let idbStore: UseStore | undefined;
@@ -101,7 +127,7 @@ function perUser(persisterFor: (prefix: string, owner: string) => Persister): Pe
     persistClient: (client: PersistedClient) => {
       const apiKey = currentKey();
       if (!apiKey) return;
-      pending = { client, apiKey };
+      pending = { client: asLastSuccess(client), apiKey };
       timer ??= setTimeout(() => void flush(), PERSIST_THROTTLE_MS);
     },
     restoreClient: async () => {

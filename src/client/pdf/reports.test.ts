@@ -1,7 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { navReport } from './nav-report.ts';
 import { rebatesReport } from './rebates-report.ts';
+import type { FontFiles } from '#shared/reports/pdf-fonts.ts';
 import { buildTableReport, pdfText } from '#shared/reports/table-report.ts';
+
+/** The fonts from node_modules, as the server reads them (the app's font-files.ts fetches its build's copies). */
+const require = createRequire(import.meta.url);
+const fontDir = (family: string) => path.dirname(require.resolve(`@fontsource/${family}/LICENSE`));
+const fonts: FontFiles = {
+  ranges: async (family) => JSON.parse(fs.readFileSync(path.join(fontDir(family), 'unicode.json'), 'utf8')) as Record<string, string>,
+  woff: async (family, file) => new Uint8Array(fs.readFileSync(path.join(fontDir(family), 'files', file))),
+};
 
 const navRow = (i: number) => ({
   id: String(i),
@@ -16,12 +30,12 @@ const navRow = (i: number) => ({
 });
 
 describe('NAV report', () => {
-  it('has a Live P/L column only in real time and German money', () => {
+  it('has a Live P/L column only in real time and the one money format', () => {
     const summary = [{ currency: 'USD', balance: 1234.5, equity: 1300, pnl: 65.5, accounts: 1 }];
     const live = navReport({ portfolio: 'SMA', realtime: true, date: '2026-03-05', period: 'Real-Time Data', rows: [navRow(1)], summary });
     expect(live.fileName).toBe('nav_report_SMA_2026-03-05.pdf');
     expect(live.detail.head).toEqual(['Broker', 'Account Name', 'Balance', 'Equity', 'Live P/L']);
-    expect(live.detail.body[0]?.map(pdfText)).toEqual(['IBKR', 'Account 01', '1.234,50 $', '1.300,00 $', '65,50 $']);
+    expect(live.detail.body[0]?.map(pdfText)).toEqual(['IBKR', 'Account 01', '1 234,50 $', '1 300,00 $', '65,50 $']);
     const eod = navReport({ portfolio: 'SMA', realtime: false, date: '2026-03-05', period: 'End of Day', rows: [navRow(1)], summary });
     expect(eod.detail.head).toEqual(['Broker', 'Account Name', 'Balance', 'Equity']);
     expect(eod.summary.head).toEqual(['Currency', 'Accounts', 'Balance', 'Equity']);
@@ -59,11 +73,14 @@ describe('PDF document', () => {
     const summary = [{ currency: 'USD', balance: 1, equity: 1, pnl: 0, accounts: 70 }];
     const doc = await buildTableReport(
       navReport({ portfolio: 'Consolidated Portfolio', realtime: true, date: '2026-03-05', period: 'Real-Time Data', rows, summary }),
+      fonts,
     );
     const pages = doc.getNumberOfPages();
     expect(pages).toBeGreaterThanOrEqual(2);
-    const raw = doc.output();
-    for (let page = 1; page <= pages; page += 1) expect(raw).toContain(`(Page ${page} of ${pages})`);
-    expect(raw).toContain('(Account 69)');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'report-')), 'nav.pdf');
+    fs.writeFileSync(file, new Uint8Array(doc.output('arraybuffer')));
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    for (let page = 1; page <= pages; page += 1) expect(text).toContain(`Page ${page} of ${pages}`);
+    expect(text).toContain('Account 69');
   });
 });

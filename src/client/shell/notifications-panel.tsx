@@ -34,6 +34,7 @@ function AlertList() {
         <li key={alert.id} className="alert-item" data-alert-type={alert.type}>
           <span className="alert-type">{alert.type}</span>
           <span className="alert-message">{alert.message}</span>
+          {(alert.count ?? 1) > 1 && <span className="alert-count">{`and ${(alert.count ?? 1) - 1} more like it within the hour`}</span>}
           <time className="alert-date" dateTime={new Date(alert.datetime * 1000).toISOString()}>
             {formatDateFr(alert.datetime)}
           </time>

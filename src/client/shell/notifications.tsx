@@ -36,6 +36,8 @@ export function Notifications() {
   const alerts = useQuery(alertQueries.list());
   const newest = alerts.data?.reduce((max, a) => Math.max(max, a.id), 0) ?? 0;
   const unread = alerts.data?.filter((a) => a.id > seen).length ?? 0;
+  // The badge's words are in the button's name (WCAG 2.5.3: what is seen can be said).
+  const badge = unread > 99 ? '99+' : String(unread);
 
   const toggle = () => {
     setOpen((wasOpen) => !wasOpen);
@@ -55,7 +57,7 @@ export function Notifications() {
       <button
         type="button"
         className="icon-button bell"
-        aria-label={unread > 0 ? `Notifications (${unread} new)` : 'Notifications'}
+        aria-label={unread > 0 ? `Notifications, ${badge} new` : 'Notifications'}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={toggle}
@@ -63,7 +65,7 @@ export function Notifications() {
         <BellIcon />
         {unread > 0 ? (
           <span className="bell-badge" aria-hidden="true">
-            {unread > 99 ? '99+' : unread}
+            {badge}
           </span>
         ) : null}
       </button>

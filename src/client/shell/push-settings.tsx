@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PUSH_KIND_LABELS, PUSH_KINDS, type PushKind } from '#shared/domain/push-alerts.ts';
 import { pushKeys, pushQueries, setPushKinds } from '#client/api/queries/push.ts';
 import { deviceSubscription, pushSupport, turnOffPush, turnOnPush, type PushSupport } from '#client/push/device-push.ts';
+import { pushErrorText } from '#client/push/push-error.ts';
 
 const SUPPORT_TEXT: Record<Exclude<PushSupport, 'ready'>, string> = {
   install:
@@ -56,7 +57,7 @@ export function PushSettings() {
       setOn(!on);
       await client.invalidateQueries({ queryKey: pushKeys.preferences() });
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(pushErrorText(err, Notification.permission));
     } finally {
       setBusy(false);
     }

@@ -86,7 +86,7 @@ export function BottomSheet({ open, onClose, title, children, closeLabel = 'Clos
             {wide ? null : (
               <div className="ui-sheet-handle" aria-hidden="true" onPointerDown={(event) => dragControls.start(event)} />
             )}
-            <header
+            <div
               className="ui-modal-header"
               onPointerDown={wide ? undefined : (event) => {
                 if (!(event.target instanceof Element && event.target.closest('button'))) dragControls.start(event);
@@ -98,7 +98,7 @@ export function BottomSheet({ open, onClose, title, children, closeLabel = 'Clos
               <button type="button" className="icon-button ui-close-button" aria-label={closeLabel} onClick={onClose}>
                 <CloseIcon />
               </button>
-            </header>
+            </div>
             <div className="ui-sheet-body">{children}</div>
           </motion.div>
         </DialogBackdrop>

@@ -33,6 +33,8 @@ export interface CardListProps<T> {
   /** Accessible name of the list. */
   label?: string;
   className?: string;
+  /** A class of one compact trade row (`face`), e.g. to mute a row whose figures are not live. */
+  itemClassName?: (item: T) => string | undefined;
 }
 
 /** The label/value fields of table columns, so a screen can show the same data as cards on phones. */
@@ -58,6 +60,7 @@ export function CardList<T>({
   emptyText = 'No data.',
   label,
   className,
+  itemClassName,
 }: CardListProps<T>) {
   if (items.length === 0) {
     return <p className="ui-card-list-empty empty-state">{emptyText}</p>;
@@ -68,7 +71,7 @@ export function CardList<T>({
         {hint ? <p className="ui-trade-hint">{hint}</p> : null}
         <ul className={className ? `ui-trade-list ${className}` : 'ui-trade-list'} aria-label={label}>
           {items.map((item) => (
-            <li key={itemKey(item)}>
+            <li key={itemKey(item)} className={itemClassName?.(item)}>
               <ExpandableTradeCard
                 face={face(item)}
                 details={fields.map((field) => ({ key: field.key, label: field.label, value: field.render(item), wide: field.wide }))}

@@ -84,6 +84,15 @@ describe('Dropdown', () => {
 });
 
 describe('DropdownMenu', () => {
+  it('is named by what it shows, then its label (WCAG 2.5.3: the visible words are in the name)', () => {
+    render(
+      <DropdownMenu label="Pairs of GFX Alpha Master" trigger="Pairs 8/14">
+        <p>pairs</p>
+      </DropdownMenu>,
+    );
+    expect(screen.getByRole('button', { name: 'Pairs 8/14 Pairs of GFX Alpha Master' })).toBeTruthy();
+  });
+
   it('keeps free content open while used and closes on Escape', async () => {
     const user = userEvent.setup();
     render(

@@ -278,7 +278,7 @@ export function Dropdown<V extends string>({
 }
 
 export interface DropdownMenuProps extends PopupProps {
-  /** Trigger content (the accessible name stays `label`). */
+  /** Trigger content; the accessible name is it, then `label`. */
   trigger: ReactNode;
   /** Free content of the menu, e.g. a list of pair toggles; it stays open while the user works in it. */
   children: ReactNode;
@@ -307,27 +307,30 @@ export function DropdownMenu({
     setOpen(false);
     if (refocus) buttonRef.current?.focus();
   };
+  const labelSaysTrigger = typeof trigger === 'string' && label.toLowerCase().includes(trigger.toLowerCase());
   useEscapeLayer(open, () => close(true));
   useOutsidePress(open, rootRef, () => close(false));
 
   return (
     <div ref={rootRef} className={rootClass(className, align)}>
-      {showLabel ? (
-        <span id={`${baseId}-label`} className="ui-dropdown-label">
-          {label}
-        </span>
-      ) : null}
+      <span id={`${baseId}-label`} className={showLabel ? 'ui-dropdown-label' : 'ui-visually-hidden'}>
+        {label}
+      </span>
+      {/* Named by what it shows, then its label ('Pairs 8/14 Pairs of …'): the visible words are in the name (WCAG 2.5.3);
+          by its label alone where that already says them. */}
       <button
         ref={buttonRef}
         type="button"
         className="button ui-dropdown-trigger"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        aria-label={label}
+        aria-labelledby={labelSaysTrigger ? `${baseId}-label` : `${baseId}-value ${baseId}-label`}
         disabled={disabled}
         onClick={() => setOpen((was) => !was)}
       >
-        <span className="ui-dropdown-value">{trigger}</span>
+        <span id={`${baseId}-value`} className="ui-dropdown-value">
+          {trigger}
+        </span>
         <Chevron />
       </button>
       {open ? (

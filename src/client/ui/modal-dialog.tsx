@@ -45,14 +45,14 @@ export function ModalDialog({
             transition={transition}
             onKeyDown={trapTab}
           >
-            <header className="ui-modal-header">
+            <div className="ui-modal-header">
               <h2 id={titleId} className="ui-modal-title">
                 {title}
               </h2>
               <button type="button" className="icon-button ui-close-button" aria-label={closeLabel} onClick={onClose}>
                 <CloseIcon />
               </button>
-            </header>
+            </div>
             <div className="ui-modal-body">{children}</div>
             {footer === undefined ? null : <footer className="ui-modal-footer">{footer}</footer>}
           </motion.div>

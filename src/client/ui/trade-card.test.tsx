@@ -10,7 +10,7 @@ afterEach(cleanup);
 const face: TradeFace = {
   title: <TradeTitle symbol="EURUSD" side="Buy" size="1,5" />,
   subtitle: <PriceMove from="1.08500" to="1.08720" />,
-  figure: '330,00 $US',
+  figure: '330,00 $',
   tone: 330,
   note: 'GFX Alpha Master',
 };
@@ -26,7 +26,7 @@ describe('TradeCard', () => {
     const row = screen.getByRole('button', { expanded: false });
     expect(row.querySelector('.ui-trade-title')?.textContent).toBe('EURUSD Buy 1,5');
     expect(row.querySelector('.ui-trade-subtitle')?.textContent).toBe('1.08500 →  to 1.08720');
-    expect(row.querySelector('.ui-trade-figure')?.textContent).toBe('330,00 $US');
+    expect(row.querySelector('.ui-trade-figure')?.textContent).toBe('330,00 $');
     expect(row.querySelector('.ui-trade-figure')?.className).toContain('ui-trade-up');
     expect(row.querySelector('.ui-trade-note')?.textContent).toBe('GFX Alpha Master');
   });

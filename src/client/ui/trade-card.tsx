@@ -17,6 +17,8 @@ export interface TradeFace {
   /** The signed amount behind `figure`: green above zero, red below. */
   tone?: number;
   note?: ReactNode;
+  /** A third, small line under the prices: a position's stop loss and take profit (see TradeStops). */
+  stops?: ReactNode;
 }
 
 /** One label/value pair of a card's details, with the product's column label (docs/product.md#screens). */
@@ -47,6 +49,20 @@ export function PriceMove({ from, to }: { from: ReactNode; to: ReactNode }) {
       <span aria-hidden="true"> → </span>
       <span className="ui-visually-hidden"> to </span>
       {to}
+    </>
+  );
+}
+
+/** 'SL 1.08300 · TP 1.08950' on a position's face, a dash for a level not set. */
+export function TradeStops({ sl, tp }: { sl: ReactNode; tp: ReactNode }) {
+  return (
+    <>
+      <span className="ui-trade-stop" data-cell="face-sl">
+        SL {sl}
+      </span>
+      <span className="ui-trade-stop" data-cell="face-tp">
+        TP {tp}
+      </span>
     </>
   );
 }
@@ -97,6 +113,7 @@ export function TradeCard({ face, details, expanded, onToggle, actions }: TradeC
         <span className="ui-trade-main">
           <span className="ui-trade-title">{face.title}</span>
           <span className="ui-trade-subtitle">{face.subtitle}</span>
+          {face.stops === undefined ? null : <span className="ui-trade-stops">{face.stops}</span>}
         </span>
         <span className="ui-trade-side">
           <span className={toneClass(face.tone)}>{face.figure}</span>

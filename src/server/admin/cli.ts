@@ -7,8 +7,11 @@ import { CliError, splitArgs } from './args.ts';
 import { COMMANDS as BASE_COMMANDS, isUniqueViolation, type Command } from './commands.ts';
 import { COPY_COMMANDS } from './copy-commands.ts';
 import { FEE_COMMANDS } from './fee-commands.ts';
+import { GUARD_COMMANDS } from './guard-commands.ts';
+import { AGENT_COMMANDS } from '#server/broker/agent/admin-commands.ts';
+import { FLEX_COMMANDS } from '#server/broker/ibkr/admin-commands.ts';
 
-const COMMANDS: readonly Command[] = [...BASE_COMMANDS, ...COPY_COMMANDS, ...FEE_COMMANDS];
+const COMMANDS: readonly Command[] = [...BASE_COMMANDS, ...AGENT_COMMANDS, ...FLEX_COMMANDS, ...COPY_COMMANDS, ...GUARD_COMMANDS, ...FEE_COMMANDS];
 
 function usage(): string {
   const lines = COMMANDS.map((c) => `  ${[c.area, c.verb, c.synopsis].filter(Boolean).join(' ')}\n      ${c.help}`);
@@ -85,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { migrate } = await import('#server/db/migrations.ts');
     await migrate(db);
-    await run({ db, auth: config.auth, out: (line) => console.log(line) });
+    await run({ db, auth: config.auth, config, out: (line) => console.log(line) });
     return 0;
   } finally {
     await done();

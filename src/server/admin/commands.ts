@@ -1,14 +1,12 @@
 // The admin CLI's commands: each validates what it was given before the database opens, then makes
 // its change in one transaction (or reads), and says what it did in a line or a table.
 import { createInterface } from 'node:readline';
-import type { AuthConfig } from '#server/config.ts';
+import type { AppConfig, AuthConfig } from '#server/config.ts';
 import { AuthStore } from '#server/auth/auth-store.ts';
 import { hashPassword } from '#server/auth/password.ts';
-import { hashToken, newToken } from '#server/auth/tokens.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { insertBroker, listBrokers } from '#server/db/accounts-repo.ts';
-import { grantAccount, insertAgent, listAgents, revokeAgent } from '#server/db/agents-repo.ts';
 import { listSymbols, setSymbol, symbolMap } from '#server/db/symbol-map-repo.ts';
 import { findUserByName } from '#server/db/users-repo.ts';
 import { createRelationIn } from '#server/copy/relations.ts';
@@ -17,10 +15,9 @@ import {
   accountByLogin,
   accountIdTaken,
   accountNameTaken,
-  agentByName,
   auditOperator,
   brokerByName,
-  insertAgentAccount,
+  insertRegisteredAccount,
   insertNewUser,
   listAccountRegistry,
   listUsers,
@@ -31,7 +28,6 @@ import {
   accountLabel,
   category,
   currency,
-  grants,
   invalid,
   leverage,
   login,
@@ -50,10 +46,13 @@ import {
   type OptionKinds,
 } from './args.ts';
 import { OPERATOR, asCli } from './operator.ts';
+import { ADAPTERS } from '#server/broker/registry.ts';
 
 export interface Context {
   db: Database;
   auth: AuthConfig;
+  /** The whole configuration, for commands that need more than the database (a key to seal a secret). */
+  config?: AppConfig;
   out: (line: string) => void;
 }
 
@@ -107,12 +106,17 @@ async function readPassword(): Promise<string> {
   return password;
 }
 
-function readLine(prompt: string): Promise<string> {
+/** A secret: the environment variable `env` where set, else one line on stdin (typed at the prompt, or piped). */
+export async function readSecret(env: string, prompt: string, what: string): Promise<string> {
+  return (process.env[env] ?? (await readLine(prompt, `No ${what} given: type it at the prompt, pipe it on stdin, or set ${env}.`))).trim();
+}
+
+function readLine(prompt: string, missing = 'No password given: type it at the prompt, pipe it on stdin, or set NEW_PASSWORD.'): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
   return new Promise<string>((resolve, reject) => {
     let answered = false;
     rl.once('close', () => {
-      if (!answered) reject(invalid('No password given: type it at the prompt, pipe it on stdin, or set NEW_PASSWORD.'));
+      if (!answered) reject(invalid(missing));
     });
     // The prompt only for a person at a terminal; a piped password is read as it comes.
     if (process.stdin.isTTY) process.stderr.write(prompt);
@@ -134,13 +138,13 @@ export function table(out: (line: string) => void, header: string[], rows: strin
   for (const row of [header, ...rows]) out(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
 }
 
-const iso = (d: Date | null): string => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '');
+export const iso = (d: Date | null): string => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '');
 
 /** A unique-key violation from either driver (a concurrent writer won the race). */
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '23505';
 
 /** Names of users, agents and brokers are unique regardless of case: 'ADMIN' is taken by 'admin'. */
-const sameCase = ' (names are unique regardless of case)';
+export const sameCase = ' (names are unique regardless of case)';
 
 async function storedUserName(q: Queryable, username: string): Promise<string> {
   return (await findUserByName(q, username))?.username ?? username;
@@ -153,7 +157,7 @@ async function requireBroker(q: Queryable, brokerName: string): Promise<{ id: nu
 }
 
 /** The accounts named by grants, or a refusal naming the first unknown one. */
-async function grantedAccounts(q: Queryable, list: readonly Grant[]): Promise<{ grant: Grant; id: number }[]> {
+export async function grantedAccounts(q: Queryable, list: readonly Grant[]): Promise<{ grant: Grant; id: number }[]> {
   const out: { grant: Grant; id: number }[] = [];
   for (const grant of list) {
     const account = await accountByLogin(q, grant.login, grant.server);
@@ -163,7 +167,7 @@ async function grantedAccounts(q: Queryable, list: readonly Grant[]): Promise<{ 
   return out;
 }
 
-const grantsText = (list: readonly Grant[]): string => list.map((g) => `${accountLabel(g)} (${g.rights})`).join(', ');
+export const grantsText = (list: readonly Grant[]): string => list.map((g) => `${accountLabel(g)} (${g.rights})`).join(', ');
 
 // ---- users ---------------------------------------------------------------------------------------
 
@@ -284,16 +288,25 @@ const brokerList = command({
 
 // ---- accounts ------------------------------------------------------------------------------------
 
+/** The sources whose accounts an operator registers, from the broker registry's declarations. */
+const REGISTERED = ADAPTERS.filter((a) => a.capabilities.registration !== null);
+/** Without --source: the adapter of terminals (the first registered one that reports live). */
+const DEFAULT_SOURCE = (REGISTERED.find((a) => a.capabilities.feed === 'terminal') ?? REGISTERED[0])?.source;
+
 const accountAdd = command({
   area: 'account',
   verb: 'add',
   synopsis:
     '--broker <name> --login <login> --server <server> --name <account name> --currency EUR\n' +
     '    --category <consolidate|global forex|global equity|SMA|AMC>\n' +
+    `    [--source ${REGISTERED.map((a) => a.source).join('|')}]\n` +
     '    [--master <login>@<server>] [--ratio 0.5] [--leverage 100] [--server-name "Pepperstone Live 01"]',
-  help: 'register an account reported by a terminal agent; without --master it is a master, with it a follower\n' +
-    '      copying that master at --ratio (default 1): the same as account add, then copy add --ratio',
+  help: `register an account; --source says what feeds it (default ${DEFAULT_SOURCE}: a terminal agent reports it; ibkr: its\n` +
+    '      Interactive Brokers Flex statements, --login the account id such as U1234567, --server optional); without\n' +
+    '      --master it is a master, with it a follower copying that master at --ratio (default 1): the same as\n' +
+    '      account add, then copy add --ratio',
   options: {
+    source: 'one',
     broker: 'one',
     login: 'one',
     server: 'one',
@@ -309,9 +322,14 @@ const accountAdd = command({
     const master = one(input, 'master');
     const ratioText = one(input, 'ratio');
     if (ratioText !== undefined && master === undefined) throw invalid('--ratio is the copy ratio of a follower: give --master too.');
-    const srv = server(required(input, 'server', 'the trading server, as the terminal shows it'));
+    const sourceName = one(input, 'source') ?? DEFAULT_SOURCE;
+    const adapter = REGISTERED.find((a) => a.source === sourceName);
+    if (!adapter) throw invalid(`--source '${sourceName}' is not one of ${REGISTERED.map((a) => a.source).join(', ')}.`);
+    const defaultServer = adapter.capabilities.registration!.server;
+    const srv = server(defaultServer === null ? required(input, 'server', 'the trading server, as the terminal shows it') : (one(input, 'server') ?? defaultServer));
     const serverName = one(input, 'server-name');
     return {
+      source: adapter.source,
       broker: name('broker name', required(input, 'broker', 'a broker added with broker add')),
       login: login(required(input, 'login', 'the trading login')),
       server: srv,
@@ -337,7 +355,8 @@ const accountAdd = command({
       let id = `${slug(broker.broker_name)}-${a.login}`;
       if (await accountIdTaken(tx, id)) id = `${slug(broker.broker_name)}-${slug(a.server)}-${a.login}`;
       if (await accountIdTaken(tx, id)) throw new CliError(`The account id ${id} is taken already.`);
-      const newId = await insertAgentAccount(tx, {
+      const newId = await insertRegisteredAccount(tx, {
+        source: a.source,
         account_id: id,
         account: a.login,
         account_name: a.name,
@@ -356,6 +375,7 @@ const accountAdd = command({
         category: a.category,
         master: a.master ? accountLabel(a.master) : null,
         copy_ratio: a.master ? a.ratio : null,
+        source: a.source,
       });
       // Its relation with the same checks and audit as copy add (a master that follows another is refused).
       if (master) {
@@ -437,98 +457,6 @@ const symbolList = command({
   },
 });
 
-// ---- agents --------------------------------------------------------------------------------------
-
-const agentCreate = command({
-  area: 'agent',
-  verb: 'create',
-  synopsis: '<name> --account <login>@<server>:read|trade [--account …]',
-  help: 'issue a terminal agent its key, scoped to these accounts (read: it reports them; trade: it also\n' +
-    '      takes commands for them); the key is printed once and only its SHA-256 is stored',
-  positionals: 1,
-  options: { account: 'many' },
-  parse: (input) => ({ name: name('agent name', input.positionals[0]!), grants: grants(input.options.get('account') ?? []) }),
-  async run({ db, out }, a) {
-    const key = newToken();
-    try {
-      await db.transaction(async (tx) => {
-        const existing = await agentByName(tx, a.name);
-        if (existing) {
-          throw new CliError(
-            existing.revoked_at
-              ? `An agent named ${existing.name} existed and was revoked: pick another name${sameCase}.`
-              : `An agent named ${existing.name} exists already${sameCase}.`,
-          );
-        }
-        const accounts = await grantedAccounts(tx, a.grants);
-        const agentId = await insertAgent(tx, a.name, hashToken(key));
-        for (const { grant, id } of accounts) await grantAccount(tx, agentId, id, grant.rights);
-        await auditOperator(tx, 'agents.create', { agent: a.name, accounts: a.grants.map((g) => `${accountLabel(g)}:${g.rights}`) });
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new CliError(`An agent named ${a.name} exists already.`);
-      throw err;
-    }
-    out(`Agent ${a.name} created for ${grantsText(a.grants)}.`);
-    out('Its key, shown this once (only its hash is stored): put it in the agent now.');
-    out(key);
-  },
-});
-
-const agentGrant = command({
-  area: 'agent',
-  verb: 'grant',
-  synopsis: '<name> --account <login>@<server>:read|trade [--account …]',
-  help: "give an agent more accounts, or change its rights on one it has",
-  positionals: 1,
-  options: { account: 'many' },
-  parse: (input) => ({ name: name('agent name', input.positionals[0]!), grants: grants(input.options.get('account') ?? []) }),
-  async run({ db, out }, a) {
-    await db.transaction(async (tx) => {
-      const agent = await agentByName(tx, a.name);
-      if (!agent) throw new CliError(`Unknown agent ${a.name}.`);
-      if (agent.revoked_at) throw new CliError(`The agent ${a.name} is revoked: create a new one.`);
-      for (const { grant, id } of await grantedAccounts(tx, a.grants)) await grantAccount(tx, agent.id, id, grant.rights);
-      await auditOperator(tx, 'agents.grant', { agent: a.name, accounts: a.grants.map((g) => `${accountLabel(g)}:${g.rights}`) });
-    });
-    out(`Agent ${a.name} now has ${grantsText(a.grants)}.`);
-  },
-});
-
-const agentRevoke = command({
-  area: 'agent',
-  verb: 'revoke',
-  synopsis: '<name>',
-  help: "revoke an agent's key: its next batch is refused",
-  positionals: 1,
-  parse: (input) => input.positionals[0]!,
-  async run({ db, out }, agentName) {
-    await db.transaction(async (tx) => {
-      if (!(await revokeAgent(tx, agentName, new Date()))) {
-        const agent = await agentByName(tx, agentName);
-        throw new CliError(agent ? `The agent ${agentName} is revoked already.` : `Unknown agent ${agentName}.`);
-      }
-      await auditOperator(tx, 'agents.revoke', { agent: agentName });
-    });
-    out(`Agent ${agentName} revoked: its key is refused from now on.`);
-  },
-});
-
-const agentList = command({
-  area: 'agent',
-  verb: 'list',
-  synopsis: '',
-  help: 'list the agents, whether revoked, and their accounts with rights',
-  parse: () => undefined,
-  async run({ db, out }) {
-    table(
-      out,
-      ['AGENT', 'CREATED', 'REVOKED', 'ACCOUNTS'],
-      (await listAgents(db)).map((a) => [a.name, iso(a.created_at), iso(a.revoked_at) || '-', a.accounts.join(', ') || '-']),
-    );
-  },
-});
-
 export const COMMANDS: readonly Command[] = [
   userCreate,
   statusCommand('disable'),
@@ -541,8 +469,4 @@ export const COMMANDS: readonly Command[] = [
   accountList,
   symbolMapCommand,
   symbolList,
-  agentCreate,
-  agentGrant,
-  agentRevoke,
-  agentList,
 ];

@@ -72,11 +72,10 @@ const feesShow = command({
   async run({ db, out }, key) {
     const account = await accountByLogin(db, key.login, key.server);
     if (!account) throw new CliError(`Unknown account ${accountLabel(key)}.`);
-    const [row] = await db.query<{ teiko_category: string }>('SELECT teiko_category FROM accounts WHERE id = $1', [account.id]);
     const history = (await termsHistory(db, [account.id])).get(account.id);
     const versions = await termsVersionsOf(db, account.id);
     const state = await feeStateOf(db, account.id);
-    out(`In force today: ${termsText(termsOn(history, today(), row!.teiko_category))}${history?.some((v) => v.fromDay <= today()) ? '' : ' (the category default)'}.`);
+    out(`In force today: ${termsText(termsOn(history, today(), account.teiko_category))}${history?.some((v) => v.fromDay <= today()) ? '' : ' (the category default)'}.`);
     out(`High-water mark ${state.hwm}; management fee accrued ${Math.round(state.accrued * 100) / 100}.`);
     out('');
     table(out, ['FROM', 'TERMS', 'SET BY', 'SET AT'], versions.map((v) => [v.effective_from, termsText(v.terms), v.set_by ?? 'admin cli', new Date(Number(v.set_at) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')]));

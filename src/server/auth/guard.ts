@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { API_KEY_HEADER } from '#shared/contract/common.ts';
 import { AGENT_KEY_HEADER } from '#shared/contract/ingest.ts';
 import type { Permission } from '#shared/domain/permissions.ts';
-import { forbidden, unauthorized } from '#server/http/errors.ts';
+import { Forbidden, Unauthenticated } from '#server/errors.ts';
 import type { AuthStore, SessionUser } from './auth-store.ts';
 
 declare module 'fastify' {
@@ -11,7 +11,8 @@ declare module 'fastify' {
     /** Set by the guard on every /api route that is not public. */
     sessionUser: SessionUser | null;
     /** Set by the guard on the agents' routes (the ingest API). */
-    agent: { id: number; name: string } | null;
+    /** The terminal agent behind a request to an agents' route (its key checked). */
+    agentCaller: { id: number; name: string } | null;
   }
   interface FastifyContextConfig {
     /** Reachable without a session (sign-in). */
@@ -28,19 +29,19 @@ const PERMISSION_LABEL: Record<Permission, string> = {
 
 /** The signed-in caller; throws 401 on a route that forgot the guard. */
 export function callerOf(request: FastifyRequest): SessionUser {
-  if (!request.sessionUser) throw unauthorized();
+  if (!request.sessionUser) throw new Unauthenticated();
   return request.sessionUser;
 }
 
 export function assertPermission(user: SessionUser, permission: Permission): void {
   if (!user.permissions.includes(permission)) {
-    throw forbidden(`Forbidden: this action needs the ${PERMISSION_LABEL[permission]} permission.`);
+    throw new Forbidden(`Forbidden: this action needs the ${PERMISSION_LABEL[permission]} permission.`);
   }
 }
 
 export function assertPortfolio(user: SessionUser, portfolio: string): void {
   if (!user.portfolioAuth.includes(portfolio)) {
-    throw forbidden(`Forbidden: you are not authorised for the portfolio '${portfolio}'.`);
+    throw new Forbidden(`Forbidden: you are not authorised for the portfolio '${portfolio}'.`);
   }
 }
 
@@ -70,33 +71,33 @@ export function needsSession(request: FastifyRequest): boolean {
 
 /** The agent behind a request to an agents' route; throws 401 on a route that forgot the guard. */
 export function agentOf(request: FastifyRequest): { id: number; name: string } {
-  if (!request.agent) throw unauthorized();
-  return request.agent;
+  if (!request.agentCaller) throw new Unauthenticated();
+  return request.agentCaller;
 }
 
 /** One guard for every /api route: a valid x-api-key or 401. */
 export const authGuard = fp<{ store: AuthStore; agents: (key: string) => Promise<{ id: number; name: string } | undefined> }>(
   async (app, { store, agents }) => {
     app.decorateRequest('sessionUser', null);
-    app.decorateRequest('agent', null);
+    app.decorateRequest('agentCaller', null);
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config?.agent === true && request.routeOptions.url !== undefined) {
         const key = request.headers[AGENT_KEY_HEADER];
         if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
-          throw unauthorized('Authentication required: send the agent key in the x-agent-key header.');
+          throw new Unauthenticated('Authentication required: send the agent key in the x-agent-key header.');
         }
         const agent = await agents(key);
-        if (!agent) throw unauthorized('This agent key is unknown or was revoked.');
-        request.agent = agent;
+        if (!agent) throw new Unauthenticated('This agent key is unknown or was revoked.');
+        request.agentCaller = agent;
         return;
       }
       if (!needsSession(request)) return;
       const key = request.headers[API_KEY_HEADER];
       if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
-        throw unauthorized('Authentication required: send your session key in the x-api-key header.');
+        throw new Unauthenticated('Authentication required: send your session key in the x-api-key header.');
       }
       const user = await store.authenticate(key);
-      if (!user) throw unauthorized('Your session is invalid or has expired. Please sign in again.');
+      if (!user) throw new Unauthenticated('Your session is invalid or has expired. Please sign in again.');
       request.sessionUser = user;
     });
     // Account data must never sit in a shared cache (a proxy, a CDN): every API answer says so.

@@ -1,7 +1,7 @@
 import { accountInPortfolio } from '#shared/domain/account-scope.ts';
 import { authorisedPortfolios as authorisedPortfoliosOf } from '#shared/domain/portfolio-selection.ts';
 import { ALL_PORTFOLIOS, CATEGORIES, DEFAULT_PORTFOLIO, type Portfolio, type RebatePortfolio } from '#shared/domain/portfolios.ts';
-import { forbidden } from '#server/http/errors.ts';
+import { Forbidden } from '#server/errors.ts';
 import type { ScopeFilter } from '#server/db/scope-filter.ts';
 import type { SessionUser } from './auth-store.ts';
 
@@ -42,14 +42,14 @@ export function scopeFor(user: SessionUser, requested: RebatePortfolio | undefin
   if (mode === 'one') {
     if (requested === undefined) {
       const p = allowed.includes(DEFAULT_PORTFOLIO) ? DEFAULT_PORTFOLIO : allowed[0];
-      if (!p) throw forbidden('Forbidden: no authorised portfolio');
+      if (!p) throw new Forbidden('Forbidden: no authorised portfolio');
       return scopeOfPortfolios([p]);
     }
-    if (requested === ALL_PORTFOLIOS || !allowed.includes(requested)) throw forbidden(`Forbidden: portfolio '${requested}'`);
+    if (requested === ALL_PORTFOLIOS || !allowed.includes(requested)) throw new Forbidden(`Forbidden: portfolio '${requested}'`);
     return scopeOfPortfolios([requested]);
   }
   if (requested === undefined || requested === ALL_PORTFOLIOS) return scopeOfPortfolios(allowed);
-  if (!allowed.includes(requested)) throw forbidden(`Forbidden: you are not authorised for the portfolio '${requested}'.`);
+  if (!allowed.includes(requested)) throw new Forbidden(`Forbidden: you are not authorised for the portfolio '${requested}'.`);
   return scopeOfPortfolios([requested]);
 }
 

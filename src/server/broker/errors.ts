@@ -39,6 +39,16 @@ export class NoTerminal extends BrokerError {
   }
 }
 
+/**
+ * The account's broker connection takes no orders: it is read from the broker's statements (an
+ * Interactive Brokers Flex account), so a copy, a close or a TP/SL edit is placed at the broker itself.
+ */
+export class NotTradable extends BrokerError {
+  constructor(message = "This account is read from its broker's statements: orders for it are placed at the broker, not here.") {
+    super(message);
+  }
+}
+
 /** The terminal refused the order, in its own words. */
 export class OrderRefused extends BrokerError {
   constructor(readonly terminalWords = 'Update failed.') {
@@ -74,11 +84,23 @@ export class LeaderFailed extends BrokerError {
   }
 }
 
+/**
+ * A change was saved, but the instance that copies did not confirm that it applied it (out of reach,
+ * silent, or failing): it reads the saved state from the database within a few seconds, and the
+ * caller may send the same request again to have it confirmed.
+ */
+export class LeaderUnconfirmed extends BrokerError {
+  constructor(message = 'Saved, but the instance that copies has not confirmed it yet: it applies the saved state within 5 seconds of reaching the database. Send the request again to confirm.') {
+    super(message);
+  }
+}
+
 const KINDS: Record<string, new () => BrokerError> = {
   MarketPaused,
   NotLeading,
   NoLeader,
   NoTerminal,
+  NotTradable,
   OrderRefused,
   OutcomeUnknown,
   ShuttingDown,

@@ -1,3 +1,5 @@
+import type { LiveAccount, LivePosition, TradeEvent } from './port.ts';
+
 /** An adapter's listeners of one kind of event: add one (and get its removal), then tell them all. */
 export class Listeners<T> {
   private readonly all = new Set<(value: T) => unknown>();
@@ -23,4 +25,21 @@ export class Listeners<T> {
       }
     }
   }
+}
+
+/**
+ * What opened and closed between two reads of an adapter's positions, as trade events: a position of
+ * `now` not in `before` opened (on its account), the ones of `before` not in `now` closed.
+ */
+export function tradeEventsBetween(before: readonly LivePosition[], now: readonly LivePosition[], accounts: ReadonlyMap<number, LiveAccount>): TradeEvent[] {
+  const was = new Set(before.map((p) => p.id));
+  const is = new Set(now.map((p) => p.id));
+  const events: TradeEvent[] = [];
+  for (const p of now) {
+    const account = accounts.get(p.account_id);
+    if (!was.has(p.id) && account) events.push({ kind: 'opened', position: p, account });
+  }
+  const closed = before.filter((p) => !is.has(p.id));
+  if (closed.length) events.push({ kind: 'closed', positions: closed });
+  return events;
 }

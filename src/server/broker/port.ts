@@ -63,6 +63,15 @@ export interface BrokerAdapter {
   readonly ticks: number;
 }
 
+/**
+ * The market every instance of the server sees: the adapters where this process leads, else the
+ * snapshots the leader publishes (src/server/scale/cluster-market.ts). `isLeader`: this process runs
+ * the adapters and the copy engine.
+ */
+export interface SharedMarket extends BrokerAdapter {
+  readonly isLeader: boolean;
+}
+
 export interface OpenOrder {
   accountId: number;
   symbol: string;
@@ -148,6 +157,17 @@ export interface LivePosition {
   exec_duration_ms: number;
   /** epoch seconds */
   opened_at: number;
+  /**
+   * epoch seconds: the day a broker statement marked it, for a position known from statements only
+   * (its figures are that day's, not live); absent for a live one.
+   */
+  as_of?: number;
+  /**
+   * epoch seconds since its terminal's full snapshots have left it out without a closing deal: it is
+   * kept with its last figures, unconfirmed, until a closing deal or a long enough absence confirms
+   * its close (docs/ingest-api.md, 'Closes need evidence'); absent while it is reported.
+   */
+  unconfirmed_since?: number;
 }
 
 export interface MarketSnapshot {
@@ -160,4 +180,12 @@ export interface MarketSnapshot {
   mids: ReadonlyMap<string, number>;
   accounts: ReadonlyMap<number, LiveAccount>;
   positions: readonly LivePosition[];
+}
+
+/** How an account's broker connection is doing, as its adapter tells (bridge health). */
+export interface AccountContact {
+  /** How it is fed: the simulated market, a terminal that reports live, or the broker's statements. */
+  feed: 'simulated' | 'terminal' | 'statement';
+  /** epoch seconds the broker was last heard from for it; null: never (absent for a simulated feed). */
+  lastSeen?: number | null;
 }

@@ -1,23 +1,17 @@
 import type { Database } from '#server/db/database.ts';
 import { readBridgeState } from '#server/db/bridge-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
-import { activeRelations, markEquityStopped, type Relation } from '#server/db/copy-relations-repo.ts';
+import { activeRelations, type Relation } from '#server/db/copy-relations-repo.ts';
+import { GuardKeeper } from './guard-keeper.ts';
 import type { BrokerAdapter, InTransaction, LiveAccount, LivePosition, MarketSnapshot, TradeEvent } from '#server/broker/port.ts';
 import { copySize, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { slippageBreach } from '#shared/analytics/copy-quality.ts';
 import { convert } from '#shared/domain/fx.ts';
-import { insertAlerts } from '#server/db/alerts-repo.ts';
+import { insertAlerts, namingMaster } from '#server/db/alerts-repo.ts';
 import type { NewAlert } from '#server/ledger/port.ts';
-import { handledCopies, insertCopyEvents, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
-import { NoTerminal } from '#server/broker/errors.ts';
+import { handledCopies, insertCopyEvents, recordCopyOrder, type CopyEvent, type MissReason } from '#server/db/copy-repo.ts';
+import { MISS_TEXT, missCallsForAlert, missReasonOf } from './miss-alerts.ts';
 
-/** Why a copy order failed, from the adapter's refusal. */
-export function missReasonOf(err: unknown): { reason: MissReason; message: string } {
-  const message = err instanceof Error ? err.message : String(err);
-  if (/margin/i.test(message)) return { reason: 'no_margin', message };
-  if (err instanceof NoTerminal) return { reason: 'agent_offline', message };
-  return { reason: 'rejected', message };
-}
 
 /**
  * A master trade opened while no process copied (a restart, the leader's takeover) is copied when
@@ -33,16 +27,6 @@ const CATCH_UP_LOOKBACK_S = 7 * 86_400;
  */
 const RELOAD_MS = 5_000;
 
-const MISS_TEXT: Record<MissReason, string> = {
-  pair_not_allowed: 'the pair is not allowed by the copy rule',
-  bridge_off: 'the data bridge was stopped',
-  agent_offline: "the follower's terminal is not connected",
-  server_down: 'no server was copying when it opened, and it opened too long ago to copy now',
-  rejected: 'the order was rejected',
-  no_margin: 'not enough margin',
-  equity_stop: "the follower's equity stop has fired",
-  no_size: 'its size could not be computed (an equity in EUR is unknown or not positive)',
-};
 
 /** Copies whose master position is no longer open. */
 export function orphanCopies(positions: readonly LivePosition[]): LivePosition[] {
@@ -74,12 +58,14 @@ export class CopyEngine {
   /** Relations in force, by master and by follower. */
   private byMaster = new Map<number, Relation[]>();
   private byFollower = new Map<number, Relation>();
-  /** Relations whose equity stop fired (by relation id), as far as this process knows. */
-  private readonly stopped = new Set<number>();
+  /** The guards over the relations (graded stops; an equity stop is a relation's equity-floor guard). */
+  private readonly guards: GuardKeeper;
   private copying = true;
   private unsubscribe: (() => void)[] = [];
   private reloading: NodeJS.Timeout | undefined;
   private reconciling = false;
+  /** Work under way (a trade copied, a close, a record): a shutdown waits for it before the pool closes. */
+  private readonly work = new Set<Promise<unknown>>();
   /** Copies whose entry was checked against the slippage threshold, and duplicates already told. */
   private readonly checked = new Set<number>();
   private readonly toldDuplicates = new Set<string>();
@@ -90,7 +76,9 @@ export class CopyEngine {
     private readonly onError: (err: unknown) => void = () => {},
     /** Told after copy events or alerts were written (the cached answers' generation). */
     private readonly onRecorded: () => void = () => {},
-  ) {}
+  ) {
+    this.guards = new GuardKeeper(db, onError);
+  }
 
   /** Loads the rules, the relations and the bridge state (again after a pause) and follows the adapter's trades. */
   async start(): Promise<void> {
@@ -104,17 +92,20 @@ export class CopyEngine {
     }
     this.copying = (await readBridgeState(this.db)).running;
     await this.catchUp();
+    // The database is the truth: a change another instance saved but could not tell (Redis lost, a
+    // partition) is applied here within RELOAD_MS all the same.
     this.reloading ??= setInterval(() => {
-      this.reloadRules().catch((err: unknown) => this.onError(err));
+      void this.track(Promise.all([this.reloadRules(), this.syncBridge()])).catch((err: unknown) => this.onError(err));
     }, RELOAD_MS);
     this.reloading.unref();
     if (this.unsubscribe.length) return;
     this.unsubscribe = [
-      this.broker.onTrade((event) => this.onTrade(event)),
+      this.broker.onTrade((event) => this.track(this.onTrade(event))),
       this.broker.onUpdate((snapshot) => this.reconcile(snapshot)),
     ];
   }
 
+  /** Follows no more trades and starts no more work (what is under way finishes: drain). */
   stop(): void {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
@@ -122,21 +113,37 @@ export class CopyEngine {
     this.reloading = undefined;
   }
 
+  /** Resolves once the work under way has finished (after stop: before the database closes). */
+  async drain(): Promise<void> {
+    while (this.work.size) await Promise.allSettled([...this.work]);
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.work.add(promise);
+    const done = () => this.work.delete(promise);
+    promise.then(done, done);
+    return promise;
+  }
+
   get running(): boolean {
     return this.copying;
   }
 
+  /** What this process's engine applies: 'copying' or 'paused' (the bridge off) while it runs here (it leads); null otherwise. */
+  get applied(): 'copying' | 'paused' | null {
+    if (this.reloading === undefined) return null;
+    return this.copying ? 'copying' : 'paused';
+  }
+
   /** The copy rules or relations (their terms, their equity stops) changed in the database. */
   async reloadRules(): Promise<void> {
-    const [rules, relations] = await Promise.all([allRules(this.db), activeRelations(this.db)]);
+    const [rules, relations] = await Promise.all([allRules(this.db), activeRelations(this.db), this.guards.reload()]);
     this.allowed = new Map(rules.map((r) => [r.master_id, new Set(r.allowed_pairs)]));
     this.byMaster = new Map();
     this.byFollower = new Map();
-    this.stopped.clear();
     for (const r of relations) {
       this.byMaster.set(r.masterId, [...(this.byMaster.get(r.masterId) ?? []), r]);
       this.byFollower.set(r.followerId, r);
-      if (r.equityStoppedAt !== null) this.stopped.add(r.id);
     }
   }
 
@@ -145,12 +152,13 @@ export class CopyEngine {
    * before, by this process or another, is not alerted again), and alerts of their own; never throws
    * (copying goes on).
    */
-  private async record(told: readonly { event: CopyEvent; alert: NewAlert }[], alerts: readonly NewAlert[] = []): Promise<void> {
+  private async record(told: readonly { event: CopyEvent; alert: NewAlert | null }[], alerts: readonly NewAlert[] = []): Promise<void> {
     if (told.length === 0 && alerts.length === 0) return;
     try {
       await this.db.transaction(async (tx) => {
         const added = await insertCopyEvents(tx, told.map((t) => t.event));
-        await insertAlerts(tx, [...told.filter((_, i) => added[i]).map((t) => t.alert), ...alerts]);
+        const fresh = told.filter((_, i) => added[i]).flatMap((t) => (t.alert ? [t.alert] : []));
+        await insertAlerts(tx, [...fresh, ...alerts]);
       });
       this.onRecorded();
     } catch (err) {
@@ -162,12 +170,15 @@ export class CopyEngine {
     return this.record(
       followers.map((f) => ({
         event: { at: atS, kind: 'missed', reason, message, masterAccountId: master.id, followerAccountId: f.id, masterPositionId: p.id, symbol: p.symbol, type: p.type },
-        alert: {
-          type: 'copy',
-          message: `Missed copy on ${f.account_name}: ${p.type} ${p.symbol} of ${master.account_name} was not copied (${MISS_TEXT[reason]}${message ? `: ${message}` : ''}).`,
-          at: atS,
-          accountId: f.id,
-        },
+        // A copy the setup chose not to make is a record on the Copy screen, not an alert (miss-alerts.ts).
+        alert: missCallsForAlert(reason)
+          ? {
+              type: 'copy' as const,
+              ...namingMaster(master, (m) => `Missed copy on ${f.account_name}: ${p.type} ${p.symbol} of ${m} was not copied (${MISS_TEXT[reason]}${message ? `: ${message}` : ''}).`),
+              at: atS,
+              accountId: f.id,
+            }
+          : null,
       })),
     );
   }
@@ -183,8 +194,15 @@ export class CopyEngine {
 
   /** The bridge was switched; on, copies left without their master's trade are closed now. */
   setCopying(running: boolean): void {
+    const started = running && !this.copying;
     this.copying = running;
-    if (running) this.reconcile(this.broker.snapshot());
+    if (started) this.reconcile(this.broker.snapshot());
+  }
+
+  /** Reads the bridge's state from the database and applies it; the state now applied. */
+  async syncBridge(): Promise<boolean> {
+    this.setCopying((await readBridgeState(this.db)).running);
+    return this.copying;
   }
 
   /** Closes positions and, while copying, the copies of the masters' among them: one order. */
@@ -208,8 +226,7 @@ export class CopyEngine {
     const orphans = orphanCopies(snapshot.positions);
     if (orphans.length === 0) return;
     this.reconciling = true;
-    this.broker
-      .close(orphans.map((p) => p.id))
+    this.track(this.broker.close(orphans.map((p) => p.id)))
       .catch((err: unknown) => this.onError(err))
       .finally(() => {
         this.reconciling = false;
@@ -261,21 +278,18 @@ export class CopyEngine {
         },
         alert: {
           type: 'copy',
-          message: `Duplicated copy on ${follower.account_name}: ${copies.length} copies of ${first.type} ${first.symbol} of ${master.account_name}.`,
+          ...namingMaster(master, (m) => `Duplicated copy on ${follower.account_name}: ${copies.length} copies of ${first.type} ${first.symbol} of ${m}.`),
           at: atS,
           accountId: follower.id,
         },
       });
     }
-    // A follower's equity at its stop fires the stop now, not only at its next master trade.
-    for (const relation of this.byFollower.values()) {
-      const f = snapshot.accounts.get(relation.followerId);
-      if (f && relation.equityStop !== null && !this.stopped.has(relation.id) && f.equity <= relation.equityStop) void this.fireStop(f, relation, atS);
-    }
+    // The guards are measured on every snapshot (a level is reached now, not only at the next master trade).
+    void this.track(this.measureGuards(snapshot));
     // Forget positions no longer open, and duplicates gone.
     for (const id of this.checked) if (!byId.has(id)) this.checked.delete(id);
     for (const key of this.toldDuplicates) if (!seen.has(key)) this.toldDuplicates.delete(key);
-    void this.record(duplicates, alerts);
+    void this.track(this.record(duplicates, alerts));
   }
 
   /**
@@ -333,12 +347,16 @@ export class CopyEngine {
       return;
     }
     const eur = (a: LiveAccount) => convert(a.equity, a.currency, 'EUR', snapshot.rates);
+    // The followers' guards as they stand now: a level reached since the last snapshot counts for this trade.
+    await this.measureGuards(snapshot, true);
     for (const { account: f, relation } of followers) {
       // Its terminal holds a copy of this trade already (it reported one before the master's report came).
       if (snapshot.positions.some((c) => c.account_id === f.id && c.master_position_id === p.id)) continue;
-      if (relation.equityStop !== null && (this.stopped.has(relation.id) || f.equity <= relation.equityStop)) {
-        if (!this.stopped.has(relation.id)) await this.fireStop(f, relation, atS);
-        await this.missed(master, p, [f], 'equity_stop', null, atS);
+      // A guard in close-only or closed copies no new trade (the master's closes and stop edits still are).
+      const blocked = this.guards.blocking(relation);
+      if (blocked) {
+        const legacy = blocked.guard.scope === 'relation' && blocked.guard.basis === 'equity_floor';
+        await this.missed(master, p, [f], legacy ? 'equity_stop' : blocked.state === 'closed' ? 'guard_closed' : 'guard_close_only', null, atS);
         continue;
       }
       const quantity = copySize(p.quantity, relation.terms, lotUnitOf(p.symbol), relation.terms.sizing.mode === 'equity' ? { follower: eur(f), master: eur(master) } : undefined);
@@ -346,6 +364,10 @@ export class CopyEngine {
         await this.missed(master, p, [f], 'no_size', null, atS);
         continue;
       }
+      // Recorded before it is sent: a process that dies in between never sends it twice (a restart
+      // sees it handled); an order that fails is recorded as missed below.
+      const order = { followerAccountId: f.id, masterAccountId: master.id, masterPositionId: p.id, symbol: p.symbol, type: p.type, quantity, at: atS };
+      if (!(await recordCopyOrder(this.db, order))) continue;
       try {
         await this.broker.open({
           accountId: f.id,
@@ -364,23 +386,29 @@ export class CopyEngine {
     }
   }
 
-  /** A follower's equity fell to its stop: copying to it stops, with an alert, until the stop is set again. */
-  private async fireStop(f: LiveAccount, relation: Relation, atS: number): Promise<void> {
-    this.stopped.add(relation.id);
-    try {
-      if (!(await markEquityStopped(this.db, relation.id, new Date(atS * 1000)))) return;
-    } catch (err) {
-      this.onError(err);
-      return;
+  /**
+   * Measures the guards on this snapshot (src/server/copy/guard-keeper.ts) and carries out a close-all
+   * level reached: every copy of the relations it governs is closed (the copies of a master guard's
+   * followers, of a follower guard's account, of one relation), each close a risk event. Never throws.
+   */
+  private async measureGuards(snapshot: MarketSnapshot, force = false): Promise<void> {
+    const actions = await this.guards.measure(snapshot, [...this.byFollower.values()], force);
+    for (const { guard, relationIds } of actions.closeAll) {
+      const relations = [...this.byFollower.values()].filter((r) => relationIds.includes(r.id));
+      const byId = new Map(snapshot.positions.map((p) => [p.id, p]));
+      const copies = snapshot.positions.filter((p) => {
+        if (p.master_position_id === null) return false;
+        const master = byId.get(p.master_position_id);
+        return relations.some((r) => r.followerId === p.account_id && (master === undefined || master.account_id === r.masterId));
+      });
+      if (copies.length === 0) continue;
+      try {
+        const closed = await this.broker.close(copies.map((p) => p.id));
+        await this.guards.recordCloses(guard, copies, closed, snapshot);
+        this.onRecorded();
+      } catch (err) {
+        this.onError(err);
+      }
     }
-    const stop = relation.equityStop ?? 0;
-    await this.record([], [
-      {
-        type: 'equity_stop',
-        message: `Equity stop on ${f.account_name}: equity ${f.equity.toFixed(2)} ${f.currency} reached the stop of ${stop.toFixed(2)} ${f.currency}; copying to it is stopped.`,
-        at: atS,
-        accountId: f.id,
-      },
-    ]);
   }
 }

@@ -12,13 +12,14 @@ import { maxDrawdownFromGrowth } from '#shared/analytics/drawdown.ts';
 import { marginLevel } from '#shared/analytics/margin.ts';
 import { growthSeries } from '#shared/analytics/series.ts';
 import { mean } from '#shared/analytics/stats.ts';
-import type { CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
+import type { BridgeHealth, CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
+
+type BridgeHealthState = BridgeHealth['state'];
 import { periodStart, type Period } from '#shared/domain/constants.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import { activeRelations, type Relation } from '#server/db/copy-relations-repo.ts';
 import {
-  agentLastSeen,
   commandOutcomes,
   copyEventsSince,
   firstDealAt,
@@ -27,7 +28,10 @@ import {
   tradesOpenedSince,
 } from '#server/db/copy-repo.ts';
 import type { Queryable } from '#server/db/database.ts';
-import type { LiveAccount, MarketSnapshot } from '#server/broker/port.ts';
+import type { AccountContact, LiveAccount, MarketSnapshot } from '#server/broker/port.ts';
+
+/** How each account's broker connection is doing (the broker stack's contact: src/server/plugins/broker-stack.ts). */
+export type ContactOf = (accountIds: readonly number[]) => Promise<Map<number, AccountContact>>;
 import { inScope, type Scope } from '#server/auth/scope.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
@@ -52,12 +56,22 @@ const orNull = (x: number | null) => (x === null || !Number.isFinite(x) ? null :
 /** The sum in EUR, or null when any part has no rate (a partial sum would understate the cost). */
 const sumOrNull = (xs: readonly (number | null)[]) => (xs.some((x) => x === null) ? null : orNull(xs.reduce<number>((s, x) => s + x!, 0)));
 
-function healthOf(a: LiveAccount, nowS: number, seen: Map<number, number | null>, outcomes: Map<number, { done: number; failed: number }>) {
-  const lastSeen = seen.get(a.id);
+/** A statement-fed account is up while its broker's statements keep arriving: a weekend and a day between two [ours]. */
+const STATEMENT_S = 4 * 86_400;
+
+function healthOf(a: LiveAccount, nowS: number, contact: Map<number, AccountContact>, outcomes: Map<number, { done: number; failed: number }>) {
   const age = Math.max(0, Math.round(nowS - a.last_update));
-  // Not fed by terminals: the simulated market's. Fed by terminals and never reported: offline.
-  const state =
-    lastSeen === undefined ? 'simulated' : lastSeen === null ? 'offline' : nowS - lastSeen <= LIVE_S ? 'live' : nowS - lastSeen <= SILENT_S ? 'silent' : 'offline';
+  const c = contact.get(a.id) ?? { feed: 'terminal', lastSeen: null };
+  const seen = c.lastSeen ?? null;
+  // A terminal is up by its last report, an account fed by statements by the last one booked; an
+  // account of a simulated feed (no contact to tell) always is, and says so.
+  const state: BridgeHealthState = c.lastSeen === undefined
+    ? (c.feed === 'terminal' ? 'offline' : c.feed)
+    : seen === null
+      ? 'offline'
+      : c.feed === 'statement'
+        ? nowS - seen <= STATEMENT_S ? 'statement' : 'offline'
+        : nowS - seen <= LIVE_S ? 'live' : nowS - seen <= SILENT_S ? 'silent' : 'offline';
   const o = outcomes.get(a.id);
   const answered = o ? o.done + o.failed : 0;
   return {
@@ -83,6 +97,7 @@ export async function copyReport(
   portfolio: Portfolio | undefined,
   period: Period,
   nowMs: number,
+  contactOf: ContactOf,
 ): Promise<CopyReportResponse['data']> {
   // periodStart answers epoch seconds (the start_date of the account screens).
   const from = periodStart(period, nowMs) ?? null;
@@ -102,7 +117,7 @@ export async function copyReport(
     ledgerSince(q, ids, fromS),
     firstDealAt(q, ids),
     allRules(q),
-    agentLastSeen(q, ids),
+    contactOf(ids),
     commandOutcomes(q, ids, fromS),
   ]);
   const tradesOf = groupBy(trades, (t) => t.accountId);
@@ -246,10 +261,10 @@ function inferredReason(allowed: ReadonlySet<string> | undefined, symbol: string
 }
 
 /** The bridge's health alone (Summary's strip): every account in scope, commands over the last month. */
-export async function bridgeHealth(q: Queryable, snapshot: MarketSnapshot, scope: Scope, nowMs: number) {
+export async function bridgeHealth(q: Queryable, snapshot: MarketSnapshot, scope: Scope, nowMs: number, contactOf: ContactOf) {
   const accounts = [...snapshot.accounts.values()].filter((a) => inScope(a.teiko_category, scope)).sort((a, b) => a.id - b.id);
   const ids = accounts.map((a) => a.id);
-  const [seen, outcomes] = await Promise.all([agentLastSeen(q, ids), commandOutcomes(q, ids, periodStart('1m', nowMs) ?? 0)]);
+  const [seen, outcomes] = await Promise.all([contactOf(ids), commandOutcomes(q, ids, periodStart('1m', nowMs) ?? 0)]);
   return accounts.map((a) => healthOf(a, nowMs / 1000, seen, outcomes));
 }
 

@@ -15,7 +15,8 @@ import {
   updateRelation as updateRelationRow,
   type RelationWithAccounts,
 } from '#server/db/copy-relations-repo.ts';
-import { badRequest, notFound } from '#server/http/errors.ts';
+import { relationFloor } from '#server/db/guards-repo.ts';
+import { InvalidRequest, NotFound } from '#server/errors.ts';
 
 /**
  * Copy relations as the API and the admin CLI change them (docs/copying.md): each change checks
@@ -81,7 +82,7 @@ const inScope = (scope: ScopeFilter | null, r: RelationWithAccounts) =>
 /** A relation the actor may see (both its accounts in their portfolios), else 404 as for one that does not exist. */
 async function visible(q: Queryable, actor: Actor, id: number): Promise<RelationWithAccounts> {
   const [r] = await listRelations(q, { id, includeEnded: true });
-  if (!r || !inScope(actor.scope, r)) throw notFound(`Copy relation not found: ${id}`);
+  if (!r || !inScope(actor.scope, r)) throw new NotFound(`Copy relation not found: ${id}`);
   return r;
 }
 
@@ -109,12 +110,12 @@ export async function createRelationIn(tx: Queryable, actor: Actor, input: NewRe
   const names = await namesOf(tx, [input.masterId, input.followerId]);
   const master = names.get(input.masterId)!;
   const follower = names.get(input.followerId)!;
-  if (input.masterId === input.followerId) throw badRequest(`${follower} cannot copy itself.`);
+  if (input.masterId === input.followerId) throw new InvalidRequest(`${follower} cannot copy itself.`);
   // Two changes touching one account run one after the other: no chain slips between the checks.
   await lockAccounts(tx, [input.masterId, input.followerId]);
   const current = await activeRelationOf(tx, input.followerId);
   if (current) {
-    throw badRequest(
+    throw new InvalidRequest(
       current.masterId === input.masterId
         ? `${follower} already copies ${master} (relation ${current.id}): edit that relation instead.`
         : `${follower} already copies ${(await namesOf(tx, [current.masterId])).get(current.masterId)} (relation ${current.id}): end that relation first; an account copies one master at a time.`,
@@ -122,16 +123,29 @@ export async function createRelationIn(tx: Queryable, actor: Actor, input: NewRe
   }
   const masterCopies = await activeRelationOf(tx, input.masterId);
   if (masterCopies) {
-    throw badRequest(
+    throw new InvalidRequest(
       `${master} copies ${(await namesOf(tx, [masterCopies.masterId])).get(masterCopies.masterId)} itself: a follower cannot be a master (no chains of copies).`,
     );
   }
   const led = await followerCount(tx, input.followerId);
-  if (led > 0) throw badRequest(`${follower} is the master of ${led} follower${led === 1 ? '' : 's'}: a master cannot copy another (no chains of copies).`);
+  if (led > 0) throw new InvalidRequest(`${follower} is the master of ${led} follower${led === 1 ? '' : 's'}: a master cannot copy another (no chains of copies).`);
   const id = await insertRelation(tx, { ...input, startedAt: now });
   const created = await stored(tx, id);
   await actor.audit(tx, 'copy.relation.create', auditDetail(created));
   return created;
+}
+
+/**
+ * An equity stop is its relation's equity-floor guard's close-only level: between the guard's warning
+ * level and its close-all level where they are set (a floor falls through warn, close-only, close-all).
+ */
+async function checkStopWithinFloor(q: Queryable, relationId: number, stop: number | null): Promise<void> {
+  const floor = await relationFloor(q, relationId);
+  if (stop === null || !floor) return;
+  if ((floor.warn !== null && stop >= floor.warn) || (floor.closeAll !== null && stop <= floor.closeAll)) {
+    const bounds = [floor.warn !== null ? `below its warning level ${floor.warn}` : null, floor.closeAll !== null ? `above its close-all level ${floor.closeAll}` : null].filter(Boolean).join(' and ');
+    throw new InvalidRequest(`The equity stop ${stop} must be ${bounds}: the relation's equity-floor guard has these levels (change them on the Copy screen first).`);
+  }
 }
 
 /** New terms for a relation in force; an equity stop changed (or set), or `rearm`, is armed again. */
@@ -144,7 +158,8 @@ export async function updateRelation(
   return db.transaction(async (tx) => {
     const before = await visible(tx, actor, id);
     await relationById(tx, id, true);
-    if (before.endedAt !== null) throw badRequest(`The copy relation ${id} has ended: create a new one.`);
+    if (before.endedAt !== null) throw new InvalidRequest(`The copy relation ${id} has ended: create a new one.`);
+    await checkStopWithinFloor(tx, id, input.equityStop);
     await updateRelationRow(tx, id, input.terms, input.equityStop, input.rearm === true || input.equityStop !== before.equityStop);
     const after = await stored(tx, id);
     await actor.audit(tx, 'copy.relation.update', { ...auditDetail(after), before: auditDetail(before) });
@@ -157,7 +172,7 @@ export async function endRelation(db: Database, actor: Actor, id: number, now: D
   return db.transaction(async (tx) => {
     await visible(tx, actor, id);
     await relationById(tx, id, true);
-    if (!(await endRelationRow(tx, id, now))) throw badRequest(`The copy relation ${id} has ended already.`);
+    if (!(await endRelationRow(tx, id, now))) throw new InvalidRequest(`The copy relation ${id} has ended already.`);
     const ended = await stored(tx, id);
     await actor.audit(tx, 'copy.relation.end', auditDetail(ended));
     return ended;
@@ -171,7 +186,7 @@ export async function endRelation(db: Database, actor: Actor, id: number, now: D
 export async function setFollowerEquityStop(db: Database, actor: Actor, follower: { id: number; account_id: string }, stop: number | null): Promise<RelationWithAccounts> {
   return db.transaction(async (tx) => {
     const current = await activeRelationOf(tx, follower.id, true);
-    if (!current) throw badRequest('Not a copy account');
+    if (!current) throw new InvalidRequest('Not a copy account');
     await setRelationEquityStop(tx, current.id, stop);
     await actor.audit(tx, 'risk.equity-stop', { account: follower.account_id, relation: current.id, equity_stop: stop });
     return stored(tx, current.id);

@@ -6,7 +6,7 @@ import { activeRelationOf } from '#server/db/copy-relations-repo.ts';
 import { rulesOfMaster, saveRule } from '#server/db/copy-rules-repo.ts';
 import { tradedSymbols } from '#server/db/deals-repo.ts';
 import { listSymbols } from '#server/db/symbol-map-repo.ts';
-import { badRequest, notFound } from '#server/http/errors.ts';
+import { InvalidRequest, NotFound } from '#server/errors.ts';
 import type { Actor } from './relations.ts';
 
 /**
@@ -48,14 +48,14 @@ export async function saveAllowedPairs(
   universe: (q: Queryable, market: Market) => Promise<readonly string[]>,
 ): Promise<SavedRule> {
   return db.transaction(async (tx) => {
-    if (await activeRelationOf(tx, master.id)) throw notFound(`Master not found: ${master.account_id}`);
+    if (await activeRelationOf(tx, master.id)) throw new NotFound(`Master not found: ${master.account_id}`);
     const stored = await rulesOfMaster(tx, master.id);
     const withPairs = stored.find((r) => r.allowed_pairs.length > 0);
     const allForex = requested.every((p) => categoryOfSymbol(p) === 'Forex');
     const market_type: Market = withPairs?.market_type ?? (requested.length ? (allForex ? 'Forex' : 'Equities') : (stored[0]?.market_type ?? defaultMarket));
     const known = await universe(tx, market_type);
     const unknown = requested.filter((p) => !known.includes(p));
-    if (unknown.length) throw badRequest(`Not ${market_type} instruments: ${unknown.join(', ')}`);
+    if (unknown.length) throw new InvalidRequest(`Not ${market_type} instruments: ${unknown.join(', ')}`);
     const allowed_pairs = known.filter((p) => requested.includes(p));
     const before = stored.find((r) => r.market_type === market_type)?.allowed_pairs ?? null;
     await saveRule(tx, { master_id: master.id, market_type, allowed_pairs });

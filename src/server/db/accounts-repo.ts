@@ -50,7 +50,7 @@ export type NewBroker = Omit<BrokerRow, 'id'>;
  * account is a master unless it follows one.
  */
 export type NewAccount = Omit<AccountRow, 'id' | 'balance' | 'equity' | 'margin' | 'is_master' | 'master_id'> & {
-  source?: AccountSource;
+  source: AccountSource;
   master_id?: number | null;
   copy_ratio?: number;
   is_master?: boolean;
@@ -80,6 +80,8 @@ export interface AccountRef {
 
 /** An account's row of accounts/info, before the live figures and the deal totals are laid over it. */
 export interface AccountInfoRow extends AccountRef {
+  /** The adapter that feeds it (accounts.source). */
+  source: string;
   img_path: string;
   server_name: string;
   is_master: boolean;
@@ -144,7 +146,7 @@ export async function insertAccount(q: Queryable, a: NewAccount): Promise<number
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
     [
       a.account_id, a.account, a.account_name, a.broker_id, a.server, a.server_name, a.teiko_category, a.currency,
-      a.leverage, a.ping, new Date(a.last_update * 1000), a.source ?? 'simulated',
+      a.leverage, a.ping, new Date(a.last_update * 1000), a.source,
     ],
   );
   const id = rows[0]!.id;
@@ -242,11 +244,21 @@ export async function findAccountRef(q: Queryable, ref: string, scope?: ScopeFil
   return matchAccountRef(rows, ref);
 }
 
+/** An account by its row id. */
+export async function accountRefById(q: Queryable, id: number): Promise<AccountRef | undefined> {
+  const rows = await q.query<AccountRef>(
+    `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, a.teiko_category, a.currency, a.server
+     FROM accounts a JOIN brokers b ON b.id = a.broker_id WHERE a.id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
 /** The accounts of a scope, by broker then name. */
 export async function accountInfoRows(q: Queryable, scope: ScopeFilter): Promise<AccountInfoRow[]> {
   const rows = await q.query<Omit<AccountInfoRow, 'last_update'> & { last_update: Date }>(
     `SELECT a.id, a.account_id, a.account, a.account_name, b.broker_name, b.img_path, a.teiko_category, a.currency,
-            a.server, a.server_name, cr.master_id IS NULL AS is_master, a.balance, a.equity, a.margin, a.ping, a.last_update
+            a.server, a.server_name, cr.master_id IS NULL AS is_master, a.balance, a.equity, a.margin, a.ping, a.last_update, a.source
      FROM accounts a JOIN brokers b ON b.id = a.broker_id ${ROLE_JOIN}
      WHERE a.teiko_category = ANY($1) ORDER BY b.broker_name, a.account_name`,
     [scope.categories],
@@ -271,12 +283,23 @@ export async function brokersOfScope(
 export async function saveReportedState(
   q: Queryable,
   accountId: number,
-  s: { balance: number; equity: number; margin: number; leverage: number },
+  s: { balance: number; equity: number; margin: number; leverage: number; connected?: boolean | undefined; trade_allowed?: boolean | undefined },
   at: Date,
 ): Promise<void> {
-  await q.query('UPDATE accounts SET balance = $2, equity = $3, margin = $4, leverage = $5, last_update = $6 WHERE id = $1', [
-    accountId, s.balance, s.equity, s.margin, s.leverage, at,
-  ]);
+  await q.query(
+    `UPDATE accounts SET balance = $2, equity = $3, margin = $4, leverage = $5, last_update = $6, terminal_connected = $7, trade_allowed = $8
+      WHERE id = $1`,
+    [accountId, s.balance, s.equity, s.margin, s.leverage, at, s.connected ?? null, s.trade_allowed ?? null],
+  );
+}
+
+/** Whether the account's terminal said, in its last state, that it is connected and may trade (null: it did not say). */
+export async function terminalState(q: Queryable, accountId: number): Promise<{ connected: boolean | null; tradeAllowed: boolean | null }> {
+  const rows = await q.query<{ connected: boolean | null; trade_allowed: boolean | null }>(
+    'SELECT terminal_connected AS connected, trade_allowed FROM accounts WHERE id = $1',
+    [accountId],
+  );
+  return { connected: rows[0]?.connected ?? null, tradeAllowed: rows[0]?.trade_allowed ?? null };
 }
 
 /** The accounts reported now (a heartbeat): their freshness dot turns green. */
@@ -288,10 +311,17 @@ export async function touchAccounts(q: Queryable, ids: readonly number[], at: Da
 export async function accountBroker(
   q: Queryable,
   accountId: number,
-): Promise<{ id: number; broker_id: number; account: string; source: AccountSource } | undefined> {
-  const rows = await q.query<{ id: number; broker_id: number; account: string; source: AccountSource }>(
-    'SELECT id, broker_id, account, source FROM accounts WHERE id = $1',
+): Promise<{ id: number; broker_id: number; account: string; currency: string; source: AccountSource } | undefined> {
+  const rows = await q.query<{ id: number; broker_id: number; account: string; currency: string; source: AccountSource }>(
+    'SELECT id, broker_id, account, currency, source FROM accounts WHERE id = $1',
     [accountId],
   );
   return rows[0];
+}
+
+/** Which adapter feeds each of these accounts (accounts.source). */
+export async function sourcesOf(q: Queryable, accountIds: readonly number[]): Promise<Map<number, string>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await q.query<{ id: number; source: string }>('SELECT id, source FROM accounts WHERE id = ANY($1::int[])', [[...accountIds]]);
+  return new Map(rows.map((r) => [r.id, r.source]));
 }

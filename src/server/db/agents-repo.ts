@@ -36,10 +36,14 @@ export async function revokeAgent(q: Queryable, name: string, at: Date): Promise
   return rows.length > 0;
 }
 
-export async function listAgents(q: Queryable): Promise<(AgentRow & { accounts: string[] })[]> {
+export async function listAgents(
+  q: Queryable,
+): Promise<(AgentRow & { accounts: string[]; dropped: { item: string; reason: string }[] | null; clock_skew_s: number | null })[]> {
   return q.query(
     `SELECT g.id, g.name, g.created_at, g.revoked_at,
-            coalesce(array_agg(a.account || '@' || a.server || ':' || ga.rights ORDER BY a.account) FILTER (WHERE a.id IS NOT NULL), '{}') AS accounts
+            coalesce(array_agg(a.account || '@' || a.server || ':' || ga.rights ORDER BY a.account) FILTER (WHERE a.id IS NOT NULL), '{}') AS accounts,
+            (SELECT s.dropped FROM agent_sessions s WHERE s.agent_id = g.id) AS dropped,
+            (SELECT s.clock_skew_s::float8 FROM agent_sessions s WHERE s.agent_id = g.id) AS clock_skew_s
      FROM agents g LEFT JOIN agent_accounts ga ON ga.agent_id = g.id LEFT JOIN accounts a ON a.id = ga.account_id
      GROUP BY g.id ORDER BY g.name`,
   );
@@ -96,6 +100,11 @@ export async function saveSession(
   );
 }
 
+/** What the agent left out of its latest batch because the server refused it (kept until a batch says otherwise). */
+export async function saveDropped(q: Queryable, agentId: number, dropped: readonly { item: string; reason: string }[], at: Date): Promise<void> {
+  await q.query('UPDATE agent_sessions SET dropped = $2, dropped_at = $3 WHERE agent_id = $1', [agentId, JSON.stringify(dropped), at]);
+}
+
 /** The answer given to a batch already applied (a batch sent twice is answered the same). */
 export async function batchAnswer<T>(q: Queryable, agentId: number, batchId: string): Promise<T | undefined> {
   const rows = await q.query<{ answer: T }>('SELECT answer FROM ingest_batches WHERE agent_id = $1 AND batch_id = $2', [agentId, batchId]);
@@ -104,4 +113,14 @@ export async function batchAnswer<T>(q: Queryable, agentId: number, batchId: str
 
 export async function saveBatch(q: Queryable, agentId: number, batchId: string, answer: unknown): Promise<void> {
   await q.query('INSERT INTO ingest_batches (agent_id, batch_id, answer) VALUES ($1, $2, $3)', [agentId, batchId, JSON.stringify(answer)]);
+}
+
+/** Broker server time − UTC in minutes, as the terminal reporting this account last said; null for an account no agent has reported. */
+export async function utcOffsetOfAccount(q: Queryable, accountId: number): Promise<number | null> {
+  const [row] = await q.query<{ utc_offset_minutes: number }>(
+    `SELECT s.utc_offset_minutes FROM agent_accounts aa JOIN agent_sessions s ON s.agent_id = aa.agent_id
+     WHERE aa.account_id = $1 ORDER BY s.seen_at DESC LIMIT 1`,
+    [accountId],
+  );
+  return row?.utc_offset_minutes ?? null;
 }

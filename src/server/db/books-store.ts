@@ -3,6 +3,7 @@ import { readBooks, writeBooks } from './accounts-repo.ts';
 import { insertAlerts } from './alerts-repo.ts';
 import type { Database } from './database.ts';
 import { balanceMoves, dealsByTickets, deleteDealsByTickets, insertDeals } from './deals-repo.ts';
+import { entryChargeMoves } from './entry-charges-repo.ts';
 import { insertFees, lastPerformanceCharge, termsHistory } from './fees-repo.ts';
 import { accountsEnded, insertNav, lastNavDay, saveDerivedNav } from './nav-repo.ts';
 import { addRebates, setProfitSharing } from './rebates-repo.ts';
@@ -18,6 +19,7 @@ export function booksStore(db: Database): BooksStore {
     dealsByTickets: (ctx, accountId, tickets) => dealsByTickets(queryableOf(ctx), accountId, tickets),
     deleteDealsByTickets: (ctx, accountId, tickets) => deleteDealsByTickets(queryableOf(ctx), accountId, tickets),
     balanceMoves: (ctx, accountId) => balanceMoves(queryableOf(ctx), accountId),
+    entryChargeMoves: (ctx, accountId) => entryChargeMoves(queryableOf(ctx), accountId),
     insertNav: (ctx, rows) => insertNav(queryableOf(ctx), rows),
     saveDerivedNav: (ctx, accountId, rows, firstDay) => saveDerivedNav(queryableOf(ctx), accountId, rows, firstDay),
     accountsEnded: (ctx, day) => accountsEnded(queryableOf(ctx), day),

@@ -74,16 +74,18 @@ export async function answerCommand(
   state: Exclude<CommandState, 'pending' | 'sent'>,
   message: string | null,
   now: Date,
+  identifier: number | null = null,
 ): Promise<{ row: CommandRow; late: boolean } | undefined> {
   const lateMessage = `Answered '${state}' after its expiry${message ? `: ${message}` : '.'}`;
   const rows = await q.query<CommandRow>(
     `UPDATE commands SET
        state = CASE WHEN state = 'sent' AND expires_at > $5 THEN $3 ELSE 'expired' END,
        message = CASE WHEN state = 'expired' THEN message WHEN expires_at > $5 OR $3 = 'expired' THEN $4 ELSE $6 END,
-       answered_at = CASE WHEN state = 'expired' THEN answered_at ELSE $5 END
+       answered_at = CASE WHEN state = 'expired' THEN answered_at ELSE $5 END,
+       result_identifier = CASE WHEN state = 'sent' AND expires_at > $5 AND $3 = 'done' AND kind = 'open' THEN $7::bigint ELSE result_identifier END
      WHERE agent_id = $1 AND id = $2 AND (state = 'sent' OR (state = 'expired' AND sent_at IS NOT NULL AND expires_at <= $5))
      RETURNING id, account_id, kind, payload, state, message, expires_at`,
-    [agentId, id, state, message, now, lateMessage],
+    [agentId, id, state, message, now, lateMessage, identifier],
   );
   const row = rows[0];
   return row && { row, late: row.state !== state };
@@ -134,4 +136,50 @@ export async function closingIdentifiers(q: Queryable, accountIds: readonly numb
     [[...accountIds], now],
   );
   return new Set(rows.map((r) => `${r.account_id}|${r.identifier}`));
+}
+
+/** A copy order ('open' command of a master's trade) that did not happen, claimed once to be told. */
+export interface FailedCopyOrder {
+  id: string;
+  account_id: number;
+  state: CommandState;
+  /** The terminal's words (a refusal's reason; an expiry's). */
+  message: string | null;
+  /** Handed to the terminal (an expiry after that is the terminal's answer, not its absence). */
+  sent: boolean;
+  symbol: string;
+  type: string;
+  follower_name: string;
+  /** The master of the relation the follower copied by when the order was made. */
+  master_id: number | null;
+  master_name: string | null;
+  /** Server clock − the agent's, seconds, as its last batch measured it. */
+  clock_skew_s: number | null;
+}
+
+/**
+ * The copy orders that did not happen and were not told yet, each claimed once (its `told_at` set):
+ * refused by the terminal, expired (never handed out, or answered 'expired' by the terminal), or handed
+ * out and never answered by `unansweredBefore`.
+ */
+export async function claimFailedCopies(q: Queryable, now: Date, unansweredBefore: Date, limit = 100): Promise<FailedCopyOrder[]> {
+  return q.query<FailedCopyOrder>(
+    `WITH due AS (
+       SELECT id FROM commands
+        WHERE kind = 'open' AND told_at IS NULL AND payload ? 'master_position_id'
+          AND (state IN ('rejected', 'expired') OR (state = 'sent' AND expires_at <= $2))
+        ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED),
+     told AS (
+       UPDATE commands c SET told_at = $1 FROM due WHERE c.id = due.id
+       RETURNING c.id, c.agent_id, c.account_id, c.state, c.message, c.sent_at, c.payload, c.created_at)
+     SELECT DISTINCT ON (t.id) t.id, t.account_id, t.state, t.message, t.sent_at IS NOT NULL AS sent,
+            t.payload->>'symbol' AS symbol, t.payload->>'type' AS type, f.account_name AS follower_name,
+            m.id AS master_id, m.account_name AS master_name, s.clock_skew_s::float8 AS clock_skew_s
+       FROM told t JOIN accounts f ON f.id = t.account_id
+       LEFT JOIN copy_relations r ON r.follower_id = t.account_id AND r.started_at <= t.created_at AND (r.ended_at IS NULL OR r.ended_at >= t.created_at)
+       LEFT JOIN accounts m ON m.id = r.master_id
+       LEFT JOIN agent_sessions s ON s.agent_id = t.agent_id
+      ORDER BY t.id, r.started_at DESC`,
+    [now, unansweredBefore, limit],
+  );
 }

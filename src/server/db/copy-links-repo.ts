@@ -65,28 +65,36 @@ export async function closeReportedPositions(
 }
 
 /**
- * The master position each reported copy is linked to: through the follower's relations (the one
- * that was in force when the copy opened first, then the one in force now, then the latest), the
- * master's position with that identifier, open now or known closed. A copy opened before the upgrade
- * that named master positions by identifier echoes the master's row id instead: that row id is
- * looked up as an alias when no identifier matches. Copies whose master position the server has not
- * seen are left out.
+ * The master position each reported copy is linked to: first by the server's own record — the copy
+ * order ('open' command) whose terminal answered that it opened this position (its identifier) names
+ * the master's position; then by the `copy_of` the terminal reports with it (the order's comment or
+ * magic number, which a broker may rewrite). Either is looked up through the follower's relations (the
+ * one that was in force when the copy opened first, then the one in force now, then the latest): the
+ * master's position with that identifier, open now or known closed, or the copy order sent for it. A
+ * copy opened before the upgrade that named master positions by identifier echoes the master's row id
+ * instead: that row id is looked up as an alias when no identifier matches. Copies whose master
+ * position the server has not seen are left out.
  */
 export async function resolveCopies(q: Queryable): Promise<Map<number, number>> {
   const rows = await q.query<{ id: number; master_position_id: number }>(
-    `SELECT DISTINCT ON (f.id) f.id, coalesce(mo.id, mc.position_id, md.position_id) AS master_position_id
+    `SELECT DISTINCT ON (f.id) f.id, coalesce(mo.id, mc.position_id, co.master_position_id) AS master_position_id
        FROM positions f
        JOIN copy_relations r ON r.follower_id = f.account_id
+       JOIN accounts ma ON ma.id = r.master_id
        LEFT JOIN copy_legacy_refs lg ON lg.master_id = r.master_id AND lg.row_id = f.copy_of
-       CROSS JOIN LATERAL (VALUES (f.copy_of, 0), (lg.identifier, 1)) k(ref, alias)
+       -- The copy order that opened this very position, as its terminal answered it.
+       LEFT JOIN LATERAL (SELECT (c.payload->>'master_position_id')::bigint AS ref FROM commands c
+                           WHERE c.account_id = f.account_id AND c.kind = 'open' AND c.state = 'done' AND f.identifier IS NOT NULL
+                             AND c.result_identifier = f.identifier AND c.payload->>'master_login' = ma.account
+                             AND c.payload->>'master_server' = ma.server
+                           ORDER BY c.created_at DESC LIMIT 1) cmd ON true
+       CROSS JOIN LATERAL (VALUES (cmd.ref, -1), (f.copy_of, 0), (lg.identifier, 1)) k(ref, alias)
        LEFT JOIN positions mo ON mo.account_id = r.master_id
         AND (mo.identifier = k.ref OR (mo.identifier IS NULL AND mo.id = k.ref))
        LEFT JOIN closed_positions mc ON mc.account_id = r.master_id AND mc.identifier = k.ref
-       -- A simulated master's closed trade: its deal keeps the position it closed.
-       LEFT JOIN LATERAL (SELECT d.position_id FROM deals d JOIN accounts ma ON ma.id = d.account_id
-                           WHERE d.account_id = r.master_id AND ma.source = 'simulated' AND d.kind = 'trade'
-                             AND d.position_id = k.ref LIMIT 1) md ON true
-      WHERE f.copy_of IS NOT NULL AND k.ref IS NOT NULL AND coalesce(mo.id, mc.position_id, md.position_id) IS NOT NULL
+       -- The copy order the copy engine sent for it: the master's position, open or not, whatever its broker.
+       LEFT JOIN copy_orders co ON co.follower_account_id = f.account_id AND co.master_account_id = r.master_id AND co.master_ref = k.ref
+      WHERE k.ref IS NOT NULL AND coalesce(mo.id, mc.position_id, co.master_position_id) IS NOT NULL
       ORDER BY f.id,
                (f.opened_at >= r.started_at AND (r.ended_at IS NULL OR f.opened_at <= r.ended_at)) DESC,
                (r.ended_at IS NULL) DESC, r.started_at DESC, k.alias, (mo.id IS NOT NULL) DESC`,
@@ -94,16 +102,23 @@ export async function resolveCopies(q: Queryable): Promise<Map<number, number>> 
   return new Map(rows.map((r) => [r.id, r.master_position_id]));
 }
 
-/** What the positions of an account copied (`copy_of`), open or closed since, by identifier. */
+/**
+ * What the positions of an account copied (the master position's identifier), open or closed since,
+ * by identifier: the copy order its terminal answered it opened first, else the `copy_of` it reported.
+ */
 export async function copyOfPositions(q: Queryable, accountId: number, identifiers: readonly number[]): Promise<Map<number, number>> {
   if (identifiers.length === 0) return new Map();
-  const rows = await q.query<{ identifier: number; copy_of: number }>(
-    `SELECT identifier, copy_of FROM positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) AND copy_of IS NOT NULL
+  const rows = await q.query<{ identifier: number; copy_of: number; rank: number }>(
+    `SELECT identifier, copy_of, 1 AS rank FROM positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) AND copy_of IS NOT NULL
      UNION ALL
-     SELECT identifier, copy_of FROM closed_positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) AND copy_of IS NOT NULL`,
+     SELECT identifier, copy_of, 1 FROM closed_positions WHERE account_id = $1 AND identifier = ANY($2::bigint[]) AND copy_of IS NOT NULL
+     UNION ALL
+     SELECT result_identifier, (payload->>'master_position_id')::bigint, 0 FROM commands
+      WHERE account_id = $1 AND kind = 'open' AND state = 'done' AND result_identifier = ANY($2::bigint[]) AND payload ? 'master_position_id'`,
     [accountId, [...identifiers]],
   );
-  return new Map(rows.map((r) => [r.identifier, r.copy_of]));
+  // The command's word over the reported copy_of: later entries of the map win.
+  return new Map([...rows].sort((a, b) => b.rank - a.rank).map((r) => [Number(r.identifier), Number(r.copy_of)]));
 }
 
 /**

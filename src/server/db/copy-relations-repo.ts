@@ -1,4 +1,5 @@
 import type { CopySizing, CopyTerms } from '#shared/domain/copy-lot.ts';
+import { saveEquityStop } from './guards-repo.ts';
 import type { Queryable } from './database.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 
@@ -42,7 +43,11 @@ interface RelationDbRow {
   ended_at: Date | null;
 }
 
-const COLUMNS = 'r.id, r.master_id, r.follower_id, r.sizing, r.sizing_value, r.max_lot, r.equity_stop, r.equity_stopped_at, r.started_at, r.ended_at';
+/** A relation's equity stop is its equity-floor guard in close-only (src/server/db/guards-repo.ts). */
+const COLUMNS = `r.id, r.master_id, r.follower_id, r.sizing, r.sizing_value, r.max_lot,
+  (SELECT g.close_only FROM copy_guards g WHERE g.scope = 'relation' AND g.relation_id = r.id AND g.basis = 'equity_floor') AS equity_stop,
+  (SELECT g.fired_at FROM copy_guards g WHERE g.scope = 'relation' AND g.relation_id = r.id AND g.basis = 'equity_floor') AS equity_stopped_at,
+  r.started_at, r.ended_at`;
 
 const epoch = (d: Date | null): number | null => (d === null ? null : Math.floor(d.getTime() / 1000));
 
@@ -125,11 +130,13 @@ export interface NewRelation {
 
 export async function insertRelation(q: Queryable, r: NewRelation): Promise<number> {
   const rows = await q.query<{ id: number }>(
-    `INSERT INTO copy_relations (master_id, follower_id, sizing, sizing_value, max_lot, equity_stop, started_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [r.masterId, r.followerId, r.terms.sizing.mode, sizingValue(r.terms.sizing), r.terms.maxLot, r.equityStop, r.startedAt],
+    `INSERT INTO copy_relations (master_id, follower_id, sizing, sizing_value, max_lot, started_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [r.masterId, r.followerId, r.terms.sizing.mode, sizingValue(r.terms.sizing), r.terms.maxLot, r.startedAt],
   );
-  return rows[0]!.id;
+  const id = rows[0]!.id;
+  if (r.equityStop !== null) await saveEquityStop(q, id, r.equityStop, true, r.startedAt);
+  return id;
 }
 
 /** Dates the relation a follower copies by now from `at` (the generated history's follower joined its master then). */
@@ -137,28 +144,17 @@ export async function startRelationAt(q: Queryable, followerId: number, at: Date
   await q.query('UPDATE copy_relations SET started_at = $2 WHERE follower_id = $1 AND ended_at IS NULL', [followerId, at]);
 }
 
-/** New terms for a relation; `rearm` clears a stop that fired (the stop was set again). */
+/** New terms for a relation; `rearm` arms again a stop that fired (the stop was set again). */
 export async function updateRelation(q: Queryable, id: number, terms: CopyTerms, equityStop: number | null, rearm: boolean): Promise<void> {
-  await q.query(
-    `UPDATE copy_relations SET sizing = $2, sizing_value = $3, max_lot = $4, equity_stop = $5,
-       equity_stopped_at = CASE WHEN $6::boolean OR $5::numeric IS NULL THEN NULL ELSE equity_stopped_at END
-     WHERE id = $1`,
-    [id, terms.sizing.mode, sizingValue(terms.sizing), terms.maxLot, equityStop, rearm],
-  );
+  await q.query('UPDATE copy_relations SET sizing = $2, sizing_value = $3, max_lot = $4 WHERE id = $1', [
+    id, terms.sizing.mode, sizingValue(terms.sizing), terms.maxLot,
+  ]);
+  await saveEquityStop(q, id, equityStop, rearm, new Date());
 }
 
 /** Sets (or clears, with null) a relation's equity stop; a stop set again is armed again. */
 export async function setRelationEquityStop(q: Queryable, id: number, stop: number | null): Promise<void> {
-  await q.query('UPDATE copy_relations SET equity_stop = $2, equity_stopped_at = NULL WHERE id = $1', [id, stop]);
-}
-
-/** The stop fired: copying to this follower stays off until a write user sets the stop again. */
-export async function markEquityStopped(q: Queryable, relationId: number, at: Date): Promise<boolean> {
-  const rows = await q.query(
-    'UPDATE copy_relations SET equity_stopped_at = $2 WHERE id = $1 AND ended_at IS NULL AND equity_stop IS NOT NULL AND equity_stopped_at IS NULL RETURNING id',
-    [relationId, at],
-  );
-  return rows.length > 0;
+  await saveEquityStop(q, id, stop, true, new Date());
 }
 
 /** Ends a relation now; false when it had ended already. */

@@ -5,7 +5,8 @@ import type { ScopeFilter } from './scope-filter.ts';
 import type { Market } from '#shared/domain/market.ts';
 import type { Side } from '#shared/domain/side.ts';
 
-export type MissReason = 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'server_down' | 'rejected' | 'no_margin' | 'equity_stop' | 'no_size';
+export type MissReason =
+  | 'pair_not_allowed' | 'bridge_off' | 'agent_offline' | 'server_down' | 'rejected' | 'expired' | 'unanswered' | 'no_margin' | 'equity_stop' | 'guard_close_only' | 'guard_closed' | 'no_size';
 
 /** Something the copy engine saw go wrong with one master trade on one follower. */
 export interface CopyEvent {
@@ -39,23 +40,44 @@ export async function insertCopyEvents(q: Queryable, events: readonly CopyEvent[
   return added;
 }
 
+/** A copy order the copy engine sends to a follower's broker, recorded before it is sent. */
+export interface CopyOrder {
+  followerAccountId: number;
+  masterAccountId: number;
+  masterPositionId: number;
+  symbol: string;
+  type: Side;
+  quantity: number;
+  /** epoch seconds */
+  at: number;
+}
+
+/**
+ * Records a copy order, once per follower and master position; false when one was recorded already
+ * (it is not sent again). What the follower's broker is told the master position is (`master_ref`) is
+ * the master's own identifier where its broker gave one, else its row.
+ */
+export async function recordCopyOrder(q: Queryable, o: CopyOrder): Promise<boolean> {
+  const rows = await q.query(
+    `INSERT INTO copy_orders (follower_account_id, master_position_id, master_account_id, master_ref, symbol, type, quantity, sent_at)
+     VALUES ($1, $2, $3, coalesce((SELECT coalesce(identifier, id) FROM positions WHERE id = $2), $2), $4, $5, $6, $7)
+     ON CONFLICT (follower_account_id, master_position_id) DO NOTHING RETURNING master_ref`,
+    [o.followerAccountId, o.masterPositionId, o.masterAccountId, o.symbol, o.type, o.quantity, new Date(o.at * 1000)],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Of these master positions, each follower that was dealt with already (`<follower id>|<master
- * position id>`): a copy event recorded, a copy order sent to its terminal, or a copy closed since
- * (a simulated follower's deal). What is open now the caller sees in its snapshot.
+ * position id>`): a copy order sent, or a copy event recorded. What is open now the caller sees in its
+ * snapshot.
  */
 export async function handledCopies(q: Queryable, masterPositionIds: readonly number[]): Promise<Set<string>> {
   if (masterPositionIds.length === 0) return new Set();
   const rows = await q.query<{ follower: number; master: number }>(
     `SELECT follower_account_id AS follower, master_position_id AS master FROM copy_events WHERE master_position_id = ANY($1::bigint[])
      UNION
-     SELECT d.account_id, d.copy_of FROM deals d JOIN accounts f ON f.id = d.account_id
-      WHERE d.kind = 'trade' AND f.source = 'simulated' AND d.copy_of = ANY($1::bigint[])
-     UNION
-     SELECT c.account_id, p.id FROM positions p JOIN accounts a ON a.id = p.account_id
-       JOIN commands c ON c.kind = 'open' AND c.payload->>'master_login' = a.account AND c.payload->>'master_server' = a.server
-        AND c.payload->>'master_position_id' = coalesce(p.identifier, p.id)::text
-      WHERE p.id = ANY($1::bigint[])`,
+     SELECT follower_account_id, master_position_id FROM copy_orders WHERE master_position_id = ANY($1::bigint[])`,
     [[...masterPositionIds]],
   );
   return new Set(rows.map((r) => `${r.follower}|${r.master}`));
@@ -63,7 +85,9 @@ export async function handledCopies(q: Queryable, masterPositionIds: readonly nu
 
 /**
  * The events of the followers in scope since `fromS`, with the misses terminals reported later: a
- * copy order ('open' command) a terminal rejected, or that expired before any terminal took it.
+ * copy order ('open' command) a terminal rejected, that expired (before any terminal took it:
+ * 'agent_offline'; answered 'expired' by the terminal: 'expired'), or that a terminal took and never
+ * answered (told as such a minute past its expiry: 'unanswered').
  */
 export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: number): Promise<CopyEvent[]> {
   return q.query<CopyEvent>(
@@ -73,15 +97,17 @@ export async function copyEventsSince(q: Queryable, scope: ScopeFilter, fromS: n
       WHERE e.at >= $2 AND f.teiko_category = ANY($1::text[])
      UNION ALL
      SELECT extract(epoch FROM c.created_at)::bigint, 'missed',
-            CASE WHEN c.state = 'rejected' THEN 'rejected' ELSE 'agent_offline' END,
-            COALESCE(c.message, CASE WHEN c.state = 'expired' THEN 'No terminal took the copy order in time.' ELSE NULL END),
+            CASE WHEN c.state = 'rejected' THEN 'rejected' WHEN c.state = 'sent' THEN 'unanswered'
+                 WHEN c.sent_at IS NOT NULL THEN 'expired' ELSE 'agent_offline' END,
+            COALESCE(c.message, CASE WHEN c.state = 'expired' AND c.sent_at IS NULL THEN 'No terminal took the copy order in time.'
+                                     WHEN c.state = 'sent' THEN 'The terminal took the copy order and has not answered.' END),
             r.master_id, c.account_id, (c.payload->>'master_position_id')::bigint, c.payload->>'symbol',
             CASE WHEN c.payload->>'type' = 'sell' THEN 'Sell' ELSE 'Buy' END
        FROM commands c JOIN accounts f ON f.id = c.account_id
        -- The relation the follower copied by when the order was made.
        JOIN copy_relations r ON r.follower_id = c.account_id AND r.started_at <= c.created_at
         AND (r.ended_at IS NULL OR r.ended_at >= c.created_at)
-      WHERE c.kind = 'open' AND c.state IN ('rejected', 'expired') AND c.created_at >= $2
+      WHERE c.kind = 'open' AND (c.state IN ('rejected', 'expired') OR (c.state = 'sent' AND c.told_at IS NOT NULL)) AND c.created_at >= $2
         AND c.payload ? 'master_position_id'
         AND f.teiko_category = ANY($1::text[])
       ORDER BY 1`,
@@ -135,8 +161,8 @@ export async function commandOutcomes(q: Queryable, accountIds: readonly number[
 }
 
 /**
- * Per account fed by terminals (not the simulated market): when an agent of it last reported (epoch
- * seconds), or null when none ever did (registered and never reported, or only imported from a report).
+ * Per account, when an agent of it last reported (epoch seconds), or null when none ever did
+ * (registered and never reported, or only imported from a report).
  */
 export async function agentLastSeen(q: Queryable, accountIds: readonly number[]): Promise<Map<number, number | null>> {
   if (accountIds.length === 0) return new Map();
@@ -145,7 +171,7 @@ export async function agentLastSeen(q: Queryable, accountIds: readonly number[])
        FROM accounts a
        LEFT JOIN agent_accounts aa ON aa.account_id = a.id
        LEFT JOIN agent_sessions s ON s.agent_id = aa.agent_id
-      WHERE a.id = ANY($1::int[]) AND a.source = 'agent'
+      WHERE a.id = ANY($1::int[])
       GROUP BY a.id`,
     [[...accountIds]],
   );

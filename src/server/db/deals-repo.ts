@@ -1,8 +1,7 @@
-import type { StatementDeal } from '#shared/analytics/statement.ts';
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
-import type { Deal, DealKind } from '#shared/domain/deal.ts';
+import type { Deal, DealKind, DealReason } from '#shared/domain/deal.ts';
 import type { BalanceMove } from '#server/ledger/port.ts';
 import type { Market } from '#shared/domain/market.ts';
 import type { Side } from '#shared/domain/side.ts';
@@ -15,13 +14,13 @@ export async function insertDeals(q: Queryable, deals: readonly Deal[]): Promise
     [
       'account_id', 'kind', 'symbol', 'type', 'category', 'quantity', 'open_price', 'close_price', 'opened_at',
       'datetime', 'amount', 'profit', 'swap', 'commission', 'fee', 'rebate', 'net', 'mae', 'mfe', 'exec_duration_ms',
-      'is_rebalancing', 'ticket', 'position_id', 'copy_of', 'is_opening', 'deal_type',
+      'is_rebalancing', 'ticket', 'position_id', 'copy_of', 'is_opening', 'reason',
     ],
     deals.map((d) => [
       d.accountId, d.kind, d.symbol, d.type, d.category, d.quantity, d.openPrice, d.closePrice,
       d.openedAt === null ? null : new Date(d.openedAt * 1000), new Date(d.at * 1000), d.amount, d.profit, d.swap,
       d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket, d.positionId, d.copyOf,
-      d.opening ?? false, d.dealType ?? null,
+      d.opening ?? false, d.reason ?? null,
     ]),
   );
 }
@@ -50,15 +49,15 @@ export interface DealRecord {
   is_rebalancing: boolean;
   /** An imported statement's opening balance: the balance before its period, the account's starting capital. */
   is_opening: boolean;
-  /** The MT5 type of a bonus or a result of the account (Deal.dealType); null otherwise. */
-  deal_type: number | null;
+  /** What a bonus or a result of the account is (Deal.reason); null otherwise. */
+  reason: DealReason | null;
 }
 
 /** An account's deals, oldest first. */
 export async function dealsOf(q: Queryable, accountId: number): Promise<DealRecord[]> {
   return q.query<DealRecord>(
     `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
-            commission, fee, rebate, net, is_rebalancing, is_opening, deal_type
+            commission, fee, rebate, net, is_rebalancing, is_opening, reason
      FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
     [accountId],
   );
@@ -138,7 +137,12 @@ export async function balanceMoves(q: Queryable, accountId: number): Promise<Bal
 const ENTRY_COLUMNS = `account_id AS "accountId", kind, symbol, type, category, quantity, open_price AS "openPrice",
   close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt", extract(epoch FROM datetime)::bigint AS at,
   amount, profit, swap, commission, fee, rebate, net, mae, mfe, exec_duration_ms AS "execMs", is_rebalancing AS rebalancing, ticket,
-  position_id AS "positionId", copy_of AS "copyOf", is_opening AS opening, deal_type AS "dealType"`;
+  position_id AS "positionId", copy_of AS "copyOf", is_opening AS opening, reason`;
+
+/** An account's deals as the domain's Deal, in the books' order (by time, then as stored). */
+export async function dealEntriesOf(q: Queryable, accountId: number): Promise<Deal[]> {
+  return q.query<Deal>(`SELECT ${ENTRY_COLUMNS} FROM deals WHERE account_id = $1 ORDER BY datetime, id`, [accountId]);
+}
 
 /** An account's deal rows of these broker tickets, locked until the transaction ends. */
 export async function dealsByTickets(q: Queryable, accountId: number, tickets: readonly number[]): Promise<Deal[]> {
@@ -158,12 +162,92 @@ export async function deleteDealsByTickets(q: Queryable, accountId: number, tick
   if (tickets.length) await q.query('DELETE FROM deals WHERE account_id = $1 AND ticket = ANY($2::bigint[])', [accountId, [...tickets]]);
 }
 
-/** An account's deals as a statement reads them, oldest first. */
-export async function statementDeals(q: Queryable, accountId: number): Promise<StatementDeal[]> {
-  return q.query<StatementDeal>(
-    `SELECT kind, extract(epoch FROM datetime)::bigint AS at, amount, profit, swap, commission, fee, net, symbol, type, quantity,
-            open_price AS "openPrice", close_price AS "closePrice", extract(epoch FROM opened_at)::bigint AS "openedAt"
-       FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
-    [accountId],
+/*
+ * What an investor statement reads (docs/statements.md, "Statements within a budget"): the deals of
+ * its range only, a page at a time, and the sums the opening figures need, made by the database.
+ */
+
+/** What a deal moves on the balance: a trade's net, the amount of anything else (dealMoney, in SQL). */
+const MONEY = `CASE WHEN kind = 'trade' THEN net ELSE amount END`;
+
+/** How many deals an account has in [fromS, toS). */
+export async function statementDealCount(q: Queryable, accountId: number, fromS: number, toS: number): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM deals WHERE account_id = $1 AND datetime >= to_timestamp($2) AND datetime < to_timestamp($3)',
+    [accountId, fromS, toS],
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * One page of an account's deals in [fromS, toS) as a statement reads them, oldest first, after the
+ * deal `afterId` (null: from the first): its deals as one JSON text, an array of arrays (kind, at, amount,
+ * profit, swap, commission, fee, net, symbol, type, quantity, open price, close price, opened at), made by the database, so that the server's thread neither parses nor holds
+ * them as objects (the statement's worker does: decodeDealPages). A page is one short query, so that a
+ * statement of tens of thousands of deals never holds the database (or, embedded, the event loop) long.
+ */
+export async function statementDealsPage(
+  q: Queryable,
+  accountId: number,
+  fromS: number,
+  toS: number,
+  afterId: number | null,
+  limit: number,
+): Promise<{ json: string; count: number; lastId: number | null }> {
+  const [row] = await q.query<{ json: string | null; count: number; last_id: number | null }>(
+    `SELECT json_agg(json_build_array(kind, extract(epoch FROM datetime)::bigint, amount, profit, swap, commission, fee, net, symbol, type, quantity,
+                                      open_price, close_price, extract(epoch FROM opened_at)::bigint) ORDER BY datetime, id)::text AS json,
+            count(*)::int AS count, (array_agg(id ORDER BY datetime DESC, id DESC))[1] AS last_id
+       FROM (SELECT * FROM deals
+              WHERE account_id = $1 AND datetime >= to_timestamp($2) AND datetime < to_timestamp($3)
+                AND ($4::bigint IS NULL OR (datetime, id) > (SELECT datetime, id FROM deals WHERE id = $4::bigint))
+              ORDER BY datetime, id LIMIT $5) page`,
+    [accountId, fromS, toS, afterId, limit],
+  );
+  return { json: row?.json ?? '[]', count: row?.count ?? 0, lastId: row?.last_id === null || row?.last_id === undefined ? null : Number(row.last_id) };
+}
+
+/**
+ * The balance an account's deals add up to before an instant, and in all: sums in the database (one
+ * row back, NUMERIC to the cent), not deal by deal in the program.
+ */
+export async function balanceSums(q: Queryable, accountId: number, beforeS: number): Promise<{ before: number; total: number }> {
+  const [row] = await q.query<{ before: number; total: number }>(
+    `SELECT coalesce(sum(${MONEY}) FILTER (WHERE datetime < to_timestamp($2)), 0) AS before, coalesce(sum(${MONEY}), 0) AS total
+       FROM deals WHERE account_id = $1`,
+    [accountId, beforeS],
+  );
+  return row ?? { before: 0, total: 0 };
+}
+
+/**
+ * An account's deposits and withdrawals in [fromS, toS) (fromS null: since the first), oldest first,
+ * each with the balance its deals add up to just before it when `withBalance` (a proportional
+ * withdrawal's share is taken of it: summed by the database in one pass), else 0.
+ */
+export async function cashFlowsOf(
+  q: Queryable,
+  accountId: number,
+  fromS: number | null,
+  toS: number,
+  withBalance: boolean,
+): Promise<{ at: number; money: number; before: number }[]> {
+  if (!withBalance) {
+    return q.query(
+      `SELECT extract(epoch FROM datetime)::bigint AS at, amount AS money, 0 AS before FROM deals
+        WHERE account_id = $1 AND kind IN ('deposit', 'withdrawal') AND datetime < to_timestamp($3)
+          AND ($2::float8 IS NULL OR datetime >= to_timestamp($2::float8))
+        ORDER BY datetime, id`,
+      [accountId, fromS, toS],
+    );
+  }
+  return q.query(
+    `SELECT at, money, before FROM (
+       SELECT datetime, id, kind, extract(epoch FROM datetime)::bigint AS at, ${MONEY} AS money,
+              coalesce(sum(${MONEY}) OVER (ORDER BY datetime, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+         FROM deals WHERE account_id = $1 AND datetime < to_timestamp($3)) w
+      WHERE kind IN ('deposit', 'withdrawal') AND ($2::float8 IS NULL OR at >= $2::float8)
+      ORDER BY datetime, id`,
+    [accountId, fromS, toS],
   );
 }

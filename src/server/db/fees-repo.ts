@@ -1,6 +1,6 @@
 import { isoOfDay } from '#shared/analytics/statement.ts';
 import type { FeeEntry, FeeTerms } from '#shared/domain/fees.ts';
-import type { ChargedPerformance, TermsVersion } from '#server/ledger/fees.ts';
+import type { ChargedPerformance, TermsVersion } from '#server/ledger/port.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 

@@ -1,9 +1,28 @@
-import type { Database } from './database.ts';
+import { mt5AssetClass } from '#shared/domain/mt5-events.ts';
+import { contractSize } from '#shared/domain/instruments.ts';
+import type { Database, Queryable } from './database.ts';
 
 interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** SQL written from what the database holds, read before the migration's transaction and run first in it. */
+  prelude?: (db: Queryable) => Promise<string>;
+}
+
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * Migration 18's table of the MetaTrader symbols stored so far with what the MetaTrader mapping makes of
+ * them (src/shared/domain/mt5-events.ts: the asset class and the contract size), so that the events it
+ * writes are the ones the mapping writes from then on.
+ */
+async function mt5SymbolTable(db: Queryable): Promise<string> {
+  const exists = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'broker_deals'");
+  const symbols = exists[0]?.n ? await db.query<{ symbol: string }>('SELECT DISTINCT symbol FROM broker_deals WHERE type IN (0, 1)') : [];
+  const rows = symbols.map(({ symbol }) => `(${literal(symbol)}, ${literal(mt5AssetClass(symbol))}, ${contractSize(symbol)})`);
+  return `CREATE TEMP TABLE mt5_symbols (symbol TEXT PRIMARY KEY, asset_class TEXT NOT NULL, multiplier NUMERIC NOT NULL) ON COMMIT DROP;
+    ${rows.length ? `INSERT INTO mt5_symbols VALUES ${rows.join(', ')};` : ''}`;
 }
 
 /**
@@ -602,6 +621,291 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE accounts ADD COLUMN fee_accrued NUMERIC(24,6) NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 18,
+    name: 'the broker-neutral deal model: what brokers report as neutral events; deals name a bonus or a result by its reason',
+    // The MetaTrader deals stored so far become the events the MetaTrader mapping makes of them
+    // (src/shared/domain/mt5-events.ts): buys and sells fills (in → open, in/out → reverse, out and out by
+    // → close), balance deals deposits or withdrawals, bonuses cash of flow 'bonus', agent commissions
+    // rebates, charges, corrections, commissions, interest, dividends and tax incomes by their reason, a
+    // credit an income that moves nothing, canceled orders and unknown types memos. The deals table
+    // names a bonus or a result by its reason instead of MT5's type number.
+    prelude: mt5SymbolTable,
+    sql: `
+      CREATE TABLE broker_events (
+        account_id INT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        ref BIGINT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('fill', 'cash', 'income', 'corporate_action', 'conversion', 'memo')),
+        position BIGINT,
+        linked BIGINT,
+        time_utc TIMESTAMPTZ NOT NULL,
+        broker_time BIGINT,
+        event JSONB NOT NULL,
+        PRIMARY KEY (account_id, ref)
+      );
+      CREATE INDEX broker_events_position ON broker_events (account_id, position) WHERE position IS NOT NULL;
+      CREATE INDEX broker_events_linked ON broker_events (account_id, linked) WHERE linked IS NOT NULL;
+      INSERT INTO broker_events (account_id, ref, kind, position, time_utc, broker_time, event)
+      SELECT b.account_id, b.ticket,
+        CASE WHEN b.type IN (0, 1) THEN 'fill' WHEN b.type IN (2, 6) THEN 'cash'
+             WHEN b.type IN (3, 4, 5, 7, 8, 9, 10, 11, 12, 15, 16, 17) THEN 'income' ELSE 'memo' END,
+        CASE WHEN b.type IN (0, 1) THEN b.position_id END,
+        b.time_utc, b.broker_time,
+        jsonb_build_object('ref', b.ticket, 'at', extract(epoch FROM b.time_utc)::bigint, 'currency', a.currency, 'rate', 1) ||
+        CASE
+          WHEN b.type IN (0, 1) THEN jsonb_build_object('kind', 'fill', 'position', b.position_id, 'symbol', b.symbol,
+            'assetClass', coalesce(s.asset_class, 'cfd'), 'side', CASE b.type WHEN 0 THEN 'Buy' ELSE 'Sell' END,
+            'quantity', b.volume, 'price', b.price, 'multiplier', coalesce(s.multiplier, 1),
+            'effect', CASE b.entry WHEN 'in' THEN 'open' WHEN 'inout' THEN 'reverse' ELSE 'close' END,
+            'commission', b.commission, 'fee', b.fee, 'swap', b.swap, 'profit', b.profit)
+          WHEN b.type = 2 THEN jsonb_build_object('kind', 'cash', 'flow', CASE WHEN m.money >= 0 THEN 'deposit' ELSE 'withdrawal' END, 'amount', m.money)
+          WHEN b.type = 6 THEN jsonb_build_object('kind', 'cash', 'flow', 'bonus', 'amount', m.money)
+          WHEN b.type IN (3, 4, 5, 7, 8, 9, 10, 11, 12, 15, 16, 17) THEN jsonb_build_object('kind', 'income', 'amount', m.money, 'income',
+            CASE b.type WHEN 3 THEN 'credit' WHEN 4 THEN 'charge' WHEN 5 THEN 'correction' WHEN 7 THEN 'commission'
+              WHEN 8 THEN 'commission_daily' WHEN 9 THEN 'commission_monthly' WHEN 10 THEN 'rebate' WHEN 11 THEN 'rebate'
+              WHEN 12 THEN 'interest' WHEN 15 THEN 'dividend' WHEN 16 THEN 'dividend_franked' ELSE 'tax' END)
+          ELSE jsonb_build_object('kind', 'memo', 'note', CASE WHEN b.type IN (13, 14) THEN 'canceled order' ELSE 'MT5 deal type ' || b.type END)
+        END
+      FROM broker_deals b
+      JOIN accounts a ON a.id = b.account_id
+      LEFT JOIN mt5_symbols s ON s.symbol = b.symbol
+      CROSS JOIN LATERAL (SELECT round(b.profit + b.commission + b.fee + b.swap, 2) AS money) m;
+      DROP TABLE broker_deals;
+      ALTER TABLE deals ADD COLUMN reason TEXT;
+      UPDATE deals SET reason = CASE deal_type WHEN 4 THEN 'charge' WHEN 5 THEN 'correction' WHEN 6 THEN 'bonus' WHEN 7 THEN 'commission'
+          WHEN 8 THEN 'commission_daily' WHEN 9 THEN 'commission_monthly' WHEN 12 THEN 'interest' WHEN 15 THEN 'dividend'
+          WHEN 16 THEN 'dividend_franked' WHEN 17 THEN 'tax' END
+        WHERE deal_type IS NOT NULL;
+      ALTER TABLE deals DROP COLUMN deal_type;
+    `,
+  },
+  {
+    version: 19,
+    name: 'the copy engine records every copy order it sends',
+    // From now on the copy engine writes the row before it sends the order (src/server/copy/copy-engine.ts),
+    // whatever the follower's adapter. The copies sent before are written from what they left: a simulated
+    // follower's copy (open, or closed since: its deal keeps copy_of), and a terminal's 'open' command naming
+    // its master's position (by the identifier its terminal knows it by, resolved to the master's row where
+    // the server still knows it; a simulated master's position is named by its row id).
+    sql: `
+      CREATE TABLE copy_orders (
+        follower_account_id INT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        master_position_id BIGINT NOT NULL,
+        master_account_id INT REFERENCES accounts(id) ON DELETE CASCADE,
+        -- What the follower's broker is told the master position is (a terminal echoes it as copy_of).
+        master_ref BIGINT NOT NULL,
+        symbol TEXT NOT NULL,
+        type TEXT NOT NULL,
+        quantity NUMERIC(20,4) NOT NULL,
+        sent_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (follower_account_id, master_position_id)
+      );
+      CREATE INDEX copy_orders_ref ON copy_orders (follower_account_id, master_account_id, master_ref);
+      INSERT INTO copy_orders (follower_account_id, master_position_id, master_account_id, master_ref, symbol, type, quantity, sent_at)
+        SELECT p.account_id, p.master_position_id, mp.account_id, p.master_position_id, p.symbol, p.type, p.quantity, p.opened_at
+          FROM positions p JOIN accounts f ON f.id = p.account_id LEFT JOIN positions mp ON mp.id = p.master_position_id
+         WHERE f.source = 'simulated' AND p.master_position_id IS NOT NULL
+        ON CONFLICT DO NOTHING;
+      INSERT INTO copy_orders (follower_account_id, master_position_id, master_account_id, master_ref, symbol, type, quantity, sent_at)
+        SELECT d.account_id, d.copy_of, NULL, d.copy_of, d.symbol, d.type, d.quantity, coalesce(d.opened_at, d.datetime)
+          FROM deals d JOIN accounts f ON f.id = d.account_id
+         WHERE f.source = 'simulated' AND d.kind = 'trade' AND d.copy_of IS NOT NULL
+        ON CONFLICT DO NOTHING;
+      INSERT INTO copy_orders (follower_account_id, master_position_id, master_account_id, master_ref, symbol, type, quantity, sent_at)
+        SELECT DISTINCT ON (c.account_id, m.position_id) c.account_id, m.position_id, ma.id, (c.payload->>'master_position_id')::bigint,
+               c.payload->>'symbol', initcap(c.payload->>'type'), (c.payload->>'volume')::numeric, c.created_at
+          FROM commands c
+          JOIN accounts ma ON ma.account = c.payload->>'master_login' AND ma.server = c.payload->>'master_server'
+          CROSS JOIN LATERAL (
+            SELECT coalesce(
+              (SELECT p.id FROM positions p WHERE p.account_id = ma.id AND coalesce(p.identifier, p.id) = (c.payload->>'master_position_id')::bigint LIMIT 1),
+              (SELECT cp.position_id FROM closed_positions cp WHERE cp.account_id = ma.id AND cp.identifier = (c.payload->>'master_position_id')::bigint LIMIT 1),
+              CASE WHEN ma.source = 'simulated' THEN (c.payload->>'master_position_id')::bigint END) AS position_id
+          ) m
+         WHERE c.kind = 'open' AND c.payload ? 'master_position_id' AND m.position_id IS NOT NULL
+         ORDER BY c.account_id, m.position_id, c.created_at
+        ON CONFLICT DO NOTHING;
+    `,
+  },
+  {
+    version: 20,
+    name: "statements: the broker's net asset value by day, open positions as of a statement's end, Flex Web Service settings",
+    sql: `
+      CREATE TABLE broker_nav (
+        account_id INT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        day DATE NOT NULL,
+        total NUMERIC(24,6) NOT NULL,
+        PRIMARY KEY (account_id, day)
+      );
+      -- An open position as a statement lists it at its end: marked at the broker's price of that day.
+      ALTER TABLE positions ADD COLUMN as_of TIMESTAMPTZ;
+      ALTER TABLE positions ADD COLUMN multiplier NUMERIC(24,6);
+      ALTER TABLE positions ADD COLUMN quote TEXT;
+      CREATE TABLE flex_settings (
+        account_id INT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        token_sealed TEXT NOT NULL,
+        query_id TEXT NOT NULL,
+        token_expires DATE,
+        set_at TIMESTAMPTZ NOT NULL,
+        last_fetch_at TIMESTAMPTZ,
+        last_status TEXT,
+        last_error TEXT,
+        failures INT NOT NULL DEFAULT 0,
+        next_fetch_at TIMESTAMPTZ,
+        expiry_alerted_at TIMESTAMPTZ
+      );
+      ALTER TABLE accounts ADD COLUMN statement_at TIMESTAMPTZ;
+    `,
+  },
+  {
+    version: 21,
+    name: 'closes need evidence: a position missing from a snapshot is unconfirmed, not closed; the terminal says whether it is connected',
+    sql: `
+      ALTER TABLE positions ADD COLUMN unconfirmed_since TIMESTAMPTZ;
+      -- When a terminal last reported the position open (its closing deals count from then).
+      ALTER TABLE positions ADD COLUMN seen_at TIMESTAMPTZ;
+      ALTER TABLE accounts ADD COLUMN terminal_connected BOOLEAN;
+      ALTER TABLE accounts ADD COLUMN trade_allowed BOOLEAN;
+      -- The position an open command opened, as the terminal answered it: the copy's link to its master.
+      ALTER TABLE commands ADD COLUMN result_identifier BIGINT;
+      -- What an agent last left out of its batches (the server refused it), with the server's words.
+      ALTER TABLE agent_sessions ADD COLUMN dropped JSONB;
+      ALTER TABLE agent_sessions ADD COLUMN dropped_at TIMESTAMPTZ;
+    `,
+  },
+  {
+    version: 22,
+    name: 'copy guards: graded stops per relation, follower and master, their risk events; the equity stop becomes a relation equity-floor guard',
+    sql: `
+      CREATE TABLE copy_guards (
+        id SERIAL PRIMARY KEY,
+        scope TEXT NOT NULL CHECK (scope IN ('relation', 'follower', 'master')),
+        relation_id INT REFERENCES copy_relations(id) ON DELETE CASCADE,
+        account_id INT REFERENCES accounts(id) ON DELETE CASCADE,
+        basis TEXT NOT NULL CHECK (basis IN ('equity_floor', 'loss_from_start', 'trailing_from_peak', 'period_loss', 'profit_target')),
+        unit TEXT NOT NULL CHECK (unit IN ('percent', 'money')),
+        period TEXT CHECK (period IN ('day', 'week', 'month')),
+        warn NUMERIC(24,6),
+        close_only NUMERIC(24,6),
+        close_all NUMERIC(24,6),
+        state TEXT NOT NULL DEFAULT 'armed' CHECK (state IN ('armed', 'warned', 'close_only', 'closed')),
+        mark NUMERIC(24,6),
+        period_start DATE,
+        -- A relation guard's equity: the follower's equity when it started, plus its copies' result since.
+        base NUMERIC(24,6),
+        started_at TIMESTAMPTZ NOT NULL,
+        flows_until TIMESTAMPTZ,
+        last_value NUMERIC(24,6),
+        measured_at TIMESTAMPTZ,
+        fired_at TIMESTAMPTZ,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        CHECK ((scope = 'relation') = (relation_id IS NOT NULL)),
+        CHECK ((scope = 'relation') = (account_id IS NULL))
+      );
+      CREATE UNIQUE INDEX copy_guards_one ON copy_guards (scope, coalesce(relation_id, 0), coalesce(account_id, 0), basis);
+      CREATE TABLE risk_events (
+        id BIGSERIAL PRIMARY KEY,
+        guard_id INT REFERENCES copy_guards(id) ON DELETE SET NULL,
+        account_id INT REFERENCES accounts(id) ON DELETE CASCADE,
+        at TIMESTAMPTZ NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('warn', 'close_only', 'close_all', 'close', 'rearm', 'warn_rearmed')),
+        value NUMERIC(24,6),
+        message TEXT NOT NULL,
+        detail JSONB NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX risk_events_account ON risk_events (account_id, at);
+      INSERT INTO copy_guards (scope, relation_id, basis, unit, close_only, state, started_at, fired_at)
+        SELECT 'relation', id, 'equity_floor', 'money', equity_stop, CASE WHEN equity_stopped_at IS NULL THEN 'armed' ELSE 'close_only' END,
+               started_at, equity_stopped_at
+          FROM copy_relations WHERE equity_stop IS NOT NULL;
+      ALTER TABLE copy_relations DROP COLUMN equity_stop;
+      ALTER TABLE copy_relations DROP COLUMN equity_stopped_at;
+      ALTER TABLE copy_events DROP CONSTRAINT IF EXISTS copy_events_reason_check;
+      ALTER TABLE copy_events ADD CONSTRAINT copy_events_reason_check
+        CHECK (reason IN ('pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'no_margin', 'equity_stop',
+                          'guard_close_only', 'guard_closed', 'no_size', 'duplicate'));
+    `,
+  },
+  {
+    version: 23,
+    name: 'Web Push: at most 10 devices per user (the least recently subscribed dropped), and the failed posts in a row of each device',
+    sql: `
+      -- When the device last subscribed (its first time, or again with the same endpoint): the oldest goes first.
+      ALTER TABLE push_subscriptions ADD COLUMN subscribed_at TIMESTAMPTZ;
+      UPDATE push_subscriptions SET subscribed_at = created_at;
+      ALTER TABLE push_subscriptions ALTER COLUMN subscribed_at SET NOT NULL;
+      ALTER TABLE push_subscriptions ALTER COLUMN subscribed_at SET DEFAULT now();
+      -- Posts that failed in a row (a timeout, a refusal), and since when: a device that keeps failing is dropped.
+      ALTER TABLE push_subscriptions ADD COLUMN failures INT NOT NULL DEFAULT 0;
+      ALTER TABLE push_subscriptions ADD COLUMN failing_since TIMESTAMPTZ;
+      DELETE FROM push_subscriptions WHERE id IN (
+        SELECT id FROM (
+          SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY subscribed_at DESC, id DESC) AS n FROM push_subscriptions
+        ) ranked WHERE n > 10
+      );
+    `,
+  },
+  {
+    version: 24,
+    name: 'scoped reads: what each audit row is about (its accounts, its portfolios); the master an alert names, and its text for readers who may not see it',
+    // docs/security.md ('Audit log', 'Alert texts'). New rows are attributed as they are written
+    // (audit-repo.ts); these statements attribute the rows written before, by the shapes their actions
+    // wrote. A reference that names no account stands as 0 (no account's id): an administrator's row.
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN account_ids INT[];
+      ALTER TABLE audit_log ADD COLUMN portfolios TEXT[];
+      UPDATE audit_log l SET account_ids = ARRAY(
+          SELECT coalesce(a.id, 0) FROM jsonb_array_elements_text(
+            CASE
+              WHEN l.action IN ('fees.terms', 'accounts.add') THEN jsonb_build_array(l.detail->'account_id')
+              WHEN l.action = 'copy-rules.allowed-pairs' THEN jsonb_build_array(l.detail->'master_id')
+              WHEN l.action IN ('accounts.flex-set', 'accounts.flex-delete', 'accounts.flex-fetch', 'risk.equity-stop') THEN jsonb_build_array(l.detail->'account')
+              WHEN l.action = 'accounts.import-statement' THEN jsonb_build_array(l.detail->'account')
+                || CASE WHEN jsonb_typeof(l.detail->'accounts') = 'array' THEN l.detail->'accounts' ELSE '[]'::jsonb END
+              WHEN l.action LIKE 'copy.relation.%' THEN jsonb_build_array(l.detail->'master', l.detail->'follower')
+              WHEN l.action LIKE 'risk.guard-%' AND l.detail ? 'account' THEN jsonb_build_array(l.detail->'account')
+              ELSE '[]'::jsonb
+            END) r(ref) LEFT JOIN accounts a ON a.account_id = r.ref
+          UNION SELECT coalesce(a.id, 0) FROM (SELECT l.detail->>'master' AS ref) r LEFT JOIN accounts a ON a.account || '@' || a.server = r.ref
+           WHERE l.action = 'accounts.add' AND r.ref IS NOT NULL
+          UNION SELECT x FROM (SELECT 1) one LEFT JOIN copy_relations cr
+                  ON cr.id = CASE WHEN l.detail->>'relation' ~ '^[0-9]{1,9}$' THEN (l.detail->>'relation')::int END
+                CROSS JOIN LATERAL unnest(ARRAY[coalesce(cr.master_id, 0), coalesce(cr.follower_id, 0)]) x
+           WHERE (l.action LIKE 'copy.relation.%' OR l.action = 'risk.equity-stop') AND l.detail->>'relation' ~ '^[0-9]{1,9}$'
+          UNION SELECT coalesce(x, 0) FROM (SELECT 1) one LEFT JOIN copy_guards g
+                  ON g.id = CASE WHEN l.detail->>'guard_id' ~ '^[0-9]{1,9}$' THEN (l.detail->>'guard_id')::int END LEFT JOIN copy_relations cr ON cr.id = g.relation_id
+                CROSS JOIN LATERAL unnest(CASE WHEN g.relation_id IS NOT NULL THEN ARRAY[cr.master_id, cr.follower_id] ELSE ARRAY[g.account_id] END) x
+           WHERE l.action LIKE 'risk.guard-%' AND l.detail->>'guard_id' ~ '^[0-9]{1,9}$'
+          UNION SELECT coalesce(p.account_id, 0) FROM jsonb_array_elements_text(l.detail->'positions') r(ref) LEFT JOIN positions p ON p.id::text = r.ref
+           WHERE l.action IN ('positions.close', 'positions.set-tp-sl') AND jsonb_typeof(l.detail->'positions') = 'array')
+       WHERE l.action IN ('fees.terms', 'accounts.add', 'copy-rules.allowed-pairs', 'accounts.flex-set', 'accounts.flex-delete', 'accounts.flex-fetch',
+                          'risk.equity-stop', 'accounts.import-statement', 'positions.close', 'positions.set-tp-sl')
+          OR l.action LIKE 'copy.relation.%' OR l.action LIKE 'risk.guard-%';
+      -- A row of those actions that named nothing: an administrator's.
+      UPDATE audit_log SET account_ids = ARRAY[0] WHERE account_ids = '{}';
+      UPDATE audit_log SET portfolios = ARRAY[detail->>'portfolio'] WHERE action = 'risk.limits' AND detail->>'portfolio' IS NOT NULL;
+      ALTER TABLE alerts ADD COLUMN master_account_id INT REFERENCES accounts(id);
+      ALTER TABLE alerts ADD COLUMN message_outside TEXT;
+      -- The copy alerts written before: their master is their copy event's.
+      UPDATE alerts al SET master_account_id = e.master_account_id,
+             message_outside = CASE e.kind
+               WHEN 'missed' THEN 'Missed copy on ' || f.account_name || ': ' || e.type || ' ' || e.symbol || ' of a master outside your portfolios was not copied.'
+               ELSE 'Duplicated copy on ' || f.account_name || ': copies of ' || e.type || ' ' || e.symbol || ' of a master outside your portfolios.' END
+        FROM copy_events e, accounts f
+       WHERE al.type = 'copy' AND e.follower_account_id = al.account_id AND f.id = al.account_id AND e.at = al.datetime
+         AND al.message LIKE CASE e.kind WHEN 'missed' THEN 'Missed copy on %' ELSE 'Duplicated copy on %' END;
+    `,
+  },
+  {
+    version: 25,
+    name: 'every copy order that did not happen is told: when its alert was raised (refused, expired, unanswered)',
+    // docs/copying.md ('A copy that did not happen'). The orders that failed before this version are
+    // in the copy report already; they are taken as told, so an upgrade raises no flood of old alerts.
+    sql: `
+      ALTER TABLE commands ADD COLUMN told_at TIMESTAMPTZ;
+      UPDATE commands SET told_at = now() WHERE kind = 'open' AND state IN ('rejected', 'expired', 'sent');
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in version order. */
@@ -623,8 +927,10 @@ export async function migrate(db: Database): Promise<number[]> {
     // The advisory lock serialises instances migrating one PostgreSQL database at once;
     // the loser's insert fails on the primary key and its transaction rolls back whole.
     try {
+      const prelude = m.prelude ? await m.prelude(db) : '';
       await db.exec(`BEGIN;
         SELECT pg_advisory_xact_lock(724301);
+        ${prelude}
         ${m.sql}
         INSERT INTO schema_migrations (version, name) VALUES (${m.version}, '${m.name.replace(/'/g, "''")}');
         COMMIT;`);

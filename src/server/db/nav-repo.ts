@@ -78,14 +78,17 @@ export interface NavRow {
   currency: string;
   /** Derived from the deals (a past day before the account was watched), not taken live. */
   derived: boolean;
+  /** The broker's own net asset value of the day, where a statement states it; null elsewhere. */
+  broker_equity: number | null;
 }
 
 /** The NAV rows of a month in a scope, by day, broker and account. */
 export async function navOfMonth(q: Queryable, scope: ScopeFilter, year: number, month: number): Promise<NavRow[]> {
   const rows = await q.query<Omit<NavRow, 'taken_at'> & { taken_at: Date }>(
     `SELECT a.account_id, extract(day FROM n.day)::int AS day, a.account_name, a.account, n.balance, n.equity,
-            b.broker_name, n.taken_at, a.teiko_category, b.img_path, a.currency, n.derived
+            b.broker_name, n.taken_at, a.teiko_category, b.img_path, a.currency, n.derived, bn.total AS broker_equity
      FROM nav_snapshots n JOIN accounts a ON a.id = n.account_id JOIN brokers b ON b.id = a.broker_id
+     LEFT JOIN broker_nav bn ON bn.account_id = n.account_id AND bn.day = n.day
      WHERE a.teiko_category = ANY($1) AND n.day >= make_date($2, $3, 1) AND n.day < make_date($2, $3, 1) + interval '1 month'
      ORDER BY n.day, b.broker_name, a.account_name`,
     [scope.categories, year, month],
@@ -119,12 +122,3 @@ export async function accountsEnded(q: Queryable, day: number): Promise<Set<numb
   return new Set(rows.map((r) => r.account_id));
 }
 
-/** The last day an account of this source ended with a NAV row taken live, or null. */
-export async function lastLiveNavDayOfSource(q: Queryable, source: string): Promise<number | null> {
-  const [row] = await q.query<{ day: number | null }>(
-    `SELECT (max(n.day) - DATE '1970-01-01')::int AS day FROM nav_snapshots n JOIN accounts a ON a.id = n.account_id
-      WHERE a.source = $1 AND NOT n.derived`,
-    [source],
-  );
-  return row?.day ?? null;
-}

@@ -1,11 +1,12 @@
 import { insertAccount, type NewAccount } from './accounts-repo.ts';
+import { insertAudit } from './audit-repo.ts';
 import type { Queryable } from './database.ts';
 import { IS_MASTER, ROLE_JOIN } from './copy-relations-repo.ts';
 
 /**
  * What the operator's admin CLI (src/server/admin) registers and reads that the other repositories
  * do not cover: users by name, brokers by name, accounts registered for terminal agents
- * (source = 'agent'), agents by name whether revoked or not, and audit rows written by no signed-in user.
+ * (registered by an operator), agents by name whether revoked or not, and audit rows written by no signed-in user.
  */
 
 export interface NewRegisteredUser {
@@ -52,11 +53,13 @@ export interface RegisteredAccountRef {
   account_name: string;
   is_master: boolean;
   source: string;
+  /** Its portfolio category (the fee terms' default follows it). */
+  teiko_category: string;
 }
 
 export async function accountByLogin(q: Queryable, login: string, server: string): Promise<RegisteredAccountRef | undefined> {
   const rows = await q.query<RegisteredAccountRef>(
-    `SELECT a.id, a.account_id, a.account, a.server, a.account_name, ${IS_MASTER} AS is_master, a.source
+    `SELECT a.id, a.account_id, a.account, a.server, a.account_name, ${IS_MASTER} AS is_master, a.source, a.teiko_category
        FROM accounts a ${ROLE_JOIN}
       WHERE a.account = $1 AND a.server = $2`,
     [login, server],
@@ -72,15 +75,12 @@ export async function accountIdTaken(q: Queryable, accountId: string): Promise<b
   return (await q.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId])).length > 0;
 }
 
-/** An account an operator registers for a terminal agent. */
-export type NewAgentAccount = Omit<NewAccount, 'ping' | 'last_update' | 'source'>;
+/** An account an operator registers, for the adapter that feeds it (`source`: a terminal agent, a broker's statements). */
+export type NewRegisteredAccount = Omit<NewAccount, 'ping' | 'last_update'>;
 
-/**
- * Registers an account reported by terminal agents (source 'agent'). Its freshness counts from now:
- * red after 2 minutes without a report, alerted on after 10.
- */
-export async function insertAgentAccount(q: Queryable, a: NewAgentAccount): Promise<number> {
-  return insertAccount(q, { ...a, ping: 0, last_update: Math.floor(Date.now() / 1000), source: 'agent' });
+/** Registers an account an adapter will feed. Its freshness counts from now: red after 2 minutes without a report, alerted on after 10. */
+export async function insertRegisteredAccount(q: Queryable, a: NewRegisteredAccount): Promise<number> {
+  return insertAccount(q, { ...a, ping: 0, last_update: Math.floor(Date.now() / 1000) });
 }
 
 export interface AccountListRow {
@@ -121,8 +121,5 @@ export async function agentByName(q: Queryable, name: string): Promise<{ id: num
 
 /** An audit row for a change made from the admin CLI (no signed-in user made it). */
 export async function auditOperator(q: Queryable, action: string, detail: object): Promise<void> {
-  await q.query('INSERT INTO audit_log (user_id, action, detail) VALUES (NULL, $1, $2)', [
-    action,
-    JSON.stringify({ ...detail, via: 'admin cli' }),
-  ]);
+  await insertAudit(q, null, action, { ...detail, via: 'admin cli' });
 }

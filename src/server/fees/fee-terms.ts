@@ -1,8 +1,10 @@
 import { dayOfIso, isoOfDay } from '#shared/analytics/statement.ts';
 import type { FeeTerms } from '#shared/domain/fees.ts';
+import { formatDayFr } from '#shared/format/dates.ts';
+import { DAY_S } from '#server/ledger/calendar.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { saveTerms } from '#server/db/fees-repo.ts';
-import { badRequest } from '#server/http/errors.ts';
+import { InvalidRequest } from '#server/errors.ts';
 
 /**
  * Setting a follower's fee terms, the one way the API and the admin CLI both take (docs/fees.md):
@@ -26,13 +28,13 @@ export async function setFeeTerms(
   today: number,
 ): Promise<string> {
   if (dayOfIso(effectiveFrom) < today) {
-    throw badRequest(`effective_from must be today (${isoOfDay(today)}) or later: fee terms are never retroactive.`);
+    throw new InvalidRequest(`effective_from must be today (${isoOfDay(today)}) or later: fee terms are never retroactive.`);
   }
   await db.transaction(async (tx) => {
     await saveTerms(tx, account.id, dayOfIso(effectiveFrom), terms, actor.userId);
     await actor.audit(tx, 'fees.terms', { account_id: account.account_id, effective_from: effectiveFrom, terms });
   });
-  return `Fee terms of ${account.account_name} set from ${effectiveFrom}.`;
+  return `Fee terms of ${account.account_name} set from ${formatDayFr(dayOfIso(effectiveFrom) * DAY_S, 'UTC')}.`;
 }
 
 /** The terms as a line: 'monthly; performance 25 % on equity, withdrawals by amount; management 2 % a year; no volume fee'. */

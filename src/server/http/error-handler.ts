@@ -18,8 +18,8 @@ function validationMessage(error: FastifyError): string {
 
 /**
  * The API's error answers: a body that fails its schema (400, what is wrong), the database out of
- * reach (503, retry after 5 s), a deliberate answer (an HttpError or a broker error, mapped once in
- * errors.ts), any other 4xx as Fastify made it, and 500 for everything else (logged).
+ * reach (503, retry after 5 s), a deliberate answer (an HttpError, or a domain or broker error mapped
+ * once in errors.ts), any other 4xx as Fastify made it, and 500 for everything else (logged).
  */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.validation) return reply.status(400).send({ message: validationMessage(error) });

@@ -1,10 +1,11 @@
 import { LIMITS, READ_BUDGET, ReadBudgetError } from '#shared/statements/budget.ts';
-import { NotAStatementError, type ParsedStatement } from '#shared/statements/report.ts';
+import { NotAStatementError } from '#shared/statements/report.ts';
+import type { StatementFile } from '#shared/statements/readers.ts';
 import { runInWorker, Turns } from '#server/workers/ts-worker.ts';
 
 /** What the reading worker answers. */
 export type WorkerAnswer =
-  | { ok: true; statement: ParsedStatement }
+  | { ok: true; statement: StatementFile }
   /** `message`: the refusal's, a budget's limit, or a failure's stack. */
   | { ok: false; kind: 'refused' | 'budget' | 'failed'; message: string };
 
@@ -30,7 +31,7 @@ const turns = new Turns(CONCURRENT, WAITING, () => new ReaderBusyError());
  * server's memory or stall its event loop. Rejects with NotAStatementError (not a report, or one that
  * cannot be imported as it is) or ReadBudgetError (past a limit); any other failure is an Error.
  */
-export async function readStatement(bytes: Uint8Array, fileName?: string, limits = { seconds: READ_BUDGET.seconds }): Promise<ParsedStatement> {
+export async function readStatement(bytes: Uint8Array, fileName?: string, limits: { seconds: number } = { seconds: READ_BUDGET.seconds }): Promise<StatementFile> {
   // ReaderBusyError, thrown before anything is started, when too many files wait already.
   const done = await turns.take();
   try {

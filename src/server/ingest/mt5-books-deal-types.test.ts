@@ -42,9 +42,9 @@ describe('a charge (type 4)', () => {
     const { book: b, rows } = book([DEPOSIT, op(2, 4, -5)]);
     expect(b.balance).toBe(995);
     expect(b.hwm).toBe(1_000);
-    expect(rows.map((r) => [r.kind, r.amount, r.net, r.dealType ?? null, r.ticket])).toEqual([
+    expect(rows.map((r) => [r.kind, r.amount, r.net, r.reason ?? null, r.ticket])).toEqual([
       ['deposit', 1_000, 0, null, 1],
-      ['result', -5, 0, 4, 2],
+      ['result', -5, 0, 'charge', 2],
     ]);
   });
 
@@ -65,10 +65,10 @@ describe('interest (type 12)', () => {
 describe('a dividend (type 15) and the tax withheld on it (type 17)', () => {
   it('+4.50 then −0.68: 1 000.00 → 1 004.50 → 1 003.82', () => {
     const { book: b, rows } = book([DEPOSIT, op(2, 15, 4.5), op(3, 17, -0.68)]);
-    expect(rows.map((r) => [r.kind, r.amount, r.dealType])).toEqual([
+    expect(rows.map((r) => [r.kind, r.amount, r.reason])).toEqual([
       ['deposit', 1_000, undefined],
-      ['result', 4.5, 15],
-      ['result', -0.68, 17],
+      ['result', 4.5, 'dividend'],
+      ['result', -0.68, 'tax'],
     ]);
     expect(b.balance).toBe(1_003.82);
   });
@@ -85,7 +85,7 @@ describe('commission booked as a deal of its own (types 7, 8, 9)', () => {
 
   it('daily −1.40 and monthly −12.00, their money in the commission column: 1 000.00 − 1.40 − 12.00 = 986.60', () => {
     const deals = [DEPOSIT, op(2, 8, 0, 2, { commission: -1.4 }), op(3, 9, 0, 3, { commission: -12 })];
-    expect(accountResults(7, deals).map((r) => [r.dealType, r.amount])).toEqual([[8, -1.4], [9, -12]]);
+    expect(accountResults(7, deals).map((r) => [r.reason, r.amount])).toEqual([['commission_daily', -1.4], ['commission_monthly', -12]]);
     expect(book(deals).book.balance).toBe(986.6);
   });
 });
@@ -101,16 +101,16 @@ describe('a bonus (type 6)', () => {
     const { book: b, rows } = book([DEPOSIT, op(2, 6, 100)]);
     expect(b.balance).toBe(1_100);
     expect(b.hwm).toBe(1_100);
-    expect(rows.map((r) => [r.kind, r.amount, r.dealType ?? null])).toEqual([
+    expect(rows.map((r) => [r.kind, r.amount, r.reason ?? null])).toEqual([
       ['deposit', 1_000, null],
-      ['deposit', 100, 6],
+      ['deposit', 100, 'bonus'],
     ]);
-    expect(cashFlows(7, [op(2, 6, 100)])).toEqual([{ accountId: 7, ticket: 2, at: at(2), amount: 100, rebalancing: false, dealType: 6 }]);
+    expect(cashFlows(7, [op(2, 6, 100)])).toEqual([{ accountId: 7, ticket: 2, at: at(2), amount: 100, rebalancing: false, reason: 'bonus' }]);
   });
 
   it('taken back by the broker (a bonus of −100.00) is a withdrawal of it: 1 000.00, the mark back to 1 000.00', () => {
     const { book: b, rows } = book([DEPOSIT, op(2, 6, 100), op(3, 6, -100)]);
-    expect(rows.at(-1)).toMatchObject({ kind: 'withdrawal', amount: -100, dealType: 6 });
+    expect(rows.at(-1)).toMatchObject({ kind: 'withdrawal', amount: -100, reason: 'bonus' });
     expect([b.balance, b.hwm]).toEqual([1_000, 1_000]);
   });
 });

@@ -5,6 +5,7 @@ import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import type { FeeEntry, FeePeriod, FeeTerms, WithdrawalRule } from '#shared/domain/fees.ts';
 import { DAY_S, endsMonth } from './calendar.ts';
+import type { ChargedPerformance, TermsVersion } from './port.ts';
 import { profitSharingRate } from './rules.ts';
 
 /*
@@ -222,17 +223,6 @@ export function volumeFees(trade: ClosedTrade, currency: string, terms: FeeTerms
   return entries;
 }
 
-/** The last performance charge of an account, with the basis changes adjusted into it since. */
-export interface ChargedPerformance {
-  period: string;
-  at: number;
-  basis: number;
-  markBefore: number;
-  rate: number;
-  /** Σ of the basis changes already booked as adjustments against this charge. */
-  adjusted: number;
-}
-
 /**
  * A deal of a period already charged changed by `delta` on the balance (the broker edited, added or
  * deleted it late): the charge is never rewritten; the difference it makes to that period's
@@ -268,12 +258,6 @@ export function performanceAdjustment(
       note: `${charged.period} recomputed: ${pct(charged.rate)} × max(0, ${two(charged.basis + charged.adjusted + delta)} − ${two(charged.markBefore)}) = ${two(after.fee)}, charged ${two(before.fee)}`,
     },
   };
-}
-
-/** A version of an account's terms: in force from `fromDay` (days since 1970-01-01) until the next. */
-export interface TermsVersion {
-  fromDay: number;
-  terms: FeeTerms;
 }
 
 /** The terms in force on `day`: the latest version not after it, or the category's default before any. */

@@ -3,9 +3,9 @@ import type { Deal } from '#shared/domain/deal.ts';
 import type { WriteContext } from '#server/broker/port.ts';
 import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook } from './books.ts';
 import { dayOf } from './calendar.ts';
-import { performanceAdjustment, periodOf, periodStart, termsOn, volumeFees, type TermsVersion } from './fees.ts';
+import { performanceAdjustment, periodOf, periodStart, termsOn, volumeFees } from './fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
-import type { Book, BooksStore, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry } from './port.ts';
+import type { Book, BooksStore, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry, TermsVersion } from './port.ts';
 import { marginAlert, silenceAlert, type WatchedAccount } from './rules.ts';
 
 /** What the ledger needs to know of an account at a day end or a threshold check. */
@@ -165,15 +165,18 @@ export class Ledger {
 
   /**
    * An account's deals changed from `fromS` on (a batch or a statement booked them): its end-of-day
-   * NAV rows of the past days from then are derived again from its deals, in the same transaction.
-   * Rows taken live stay as they are; deals of today change no past day.
+   * NAV rows of the past days from then are derived again from its deals, in the same transaction,
+   * at the balance the broker held at each day's end (the commission of positions still open then
+   * included). Rows taken live stay as they are; deals of today change no past day.
    */
   async deriveNav(ctx: WriteContext, accountId: number, fromS: number, nowS: number): Promise<void> {
     const today = dayOf(nowS);
     if (dayOf(fromS) >= today) return;
     const moves = await this.store.balanceMoves(ctx, accountId);
+    const charges = await this.store.entryChargeMoves(ctx, accountId);
     const first = moves[0];
-    await this.store.saveDerivedNav(ctx, accountId, derivedNav(accountId, moves, dayOf(fromS), today), first ? dayOf(first.at) : null);
+    const all = [...moves, ...charges].sort((a, b) => a.at - b.at);
+    await this.store.saveDerivedNav(ctx, accountId, derivedNav(accountId, all, dayOf(fromS), today), first ? dayOf(first.at) : null);
   }
 
   /**
@@ -210,11 +213,9 @@ export class Ledger {
     await this.store.writeBooks(ctx, after);
   }
 
-  /** Days the server was down: end-of-day NAV at the stored figures (nothing traded meanwhile). */
-  async catchUp(today: number, accounts: readonly AccountFigures[]): Promise<void> {
-    const last = await this.store.lastNavDay();
-    if (last === null) return;
-    for (let day = last + 1; day < today; day++) await this.write((ctx) => this.endDay(ctx, day, accounts));
+  /** The last day ended with a NAV row taken live, for any account (null: none yet): where a catch-up starts. */
+  lastDayEnded(): Promise<number | null> {
+    return this.store.lastNavDay();
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { Deal } from '#shared/domain/deal.ts';
-import type { FeeEntry } from '#shared/domain/fees.ts';
+import type { FeeEntry, FeeTerms } from '#shared/domain/fees.ts';
 import type { WriteContext } from '#server/broker/port.ts';
-import type { ChargedPerformance, TermsVersion } from './fees.ts';
 
 /**
  * The ledger's port: what it reads and writes, in its own vocabulary, and the storage it needs. The
@@ -57,7 +56,8 @@ export interface ProfitSharingEntry {
 }
 
 /** `copy`: a missed or duplicated copy; `slippage`: a copy filled past the threshold; `equity_stop`: a follower's stop fired. */
-export type AlertType = 'margin' | 'ping' | 'drawdown' | 'bridge' | 'copy' | 'slippage' | 'equity_stop';
+/** `statement`: a broker's statement could not be fetched or booked, or its access is about to expire. */
+export type AlertType = 'margin' | 'ping' | 'drawdown' | 'bridge' | 'copy' | 'slippage' | 'equity_stop' | 'guard' | 'statement';
 
 /** An alert raised (by the ledger's thresholds, or the copy engine). */
 export interface NewAlert {
@@ -67,6 +67,11 @@ export interface NewAlert {
   at: number;
   /** null: an alert about the whole system (the bridge) */
   accountId: number | null;
+  /**
+   * A master the message names (a copy alert): a reader who may not see that master reads
+   * `outsideMessage` instead, which names it 'a master outside your portfolios' (alerts-repo's namingMaster).
+   */
+  master?: { accountId: number; outsideMessage: string };
 }
 
 /** A deal's effect on its account's balance, oldest first: its time, its money, its broker ticket, and whether it is a statement's opening balance. */
@@ -92,6 +97,8 @@ export interface BooksStore {
   deleteDealsByTickets(ctx: WriteContext, accountId: number, tickets: readonly number[]): Promise<void>;
   /** An account's money movements, oldest first. */
   balanceMoves(ctx: WriteContext, accountId: number): Promise<BalanceMove[]>;
+  /** The commission its broker charged as positions opened, at the entry, and each closing row's share of it taken back at its close; oldest first. */
+  entryChargeMoves(ctx: WriteContext, accountId: number): Promise<{ at: number; money: number }[]>;
   /** Stores end-of-day NAV rows taken live (replacing a derived row of the day, never a live one). */
   insertNav(ctx: WriteContext, rows: readonly NavEntry[]): Promise<void>;
   /** Stores NAV rows derived from an account's deals (never over a live row); derived rows before `firstDay` (all when null) go. */
@@ -110,4 +117,21 @@ export interface BooksStore {
   lastPerformanceCharge(ctx: WriteContext, accountId: number): Promise<ChargedPerformance | null>;
   /** Records alerts, in this write, or on their own when `ctx` is null. */
   insertAlerts(ctx: WriteContext | null, alerts: readonly NewAlert[]): Promise<void>;
+}
+
+/** The last performance charge of an account, with the basis changes adjusted into it since. */
+export interface ChargedPerformance {
+  period: string;
+  at: number;
+  basis: number;
+  markBefore: number;
+  rate: number;
+  /** Σ of the basis changes already booked as adjustments against this charge. */
+  adjusted: number;
+}
+
+/** A version of an account's terms: in force from `fromDay` (days since 1970-01-01) until the next. */
+export interface TermsVersion {
+  fromDay: number;
+  terms: FeeTerms;
 }

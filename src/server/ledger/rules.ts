@@ -118,9 +118,9 @@ export function rebateEntry(r: RebateCredit): Deal {
   return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'rebate', rebate: cents(r.amount) };
 }
 
-/** The deal row of a result of the account: its money is `amount` (net is a trade's), its MT5 type names it. */
+/** The deal row of a result of the account: its money is `amount` (net is a trade's), its reason names it. */
 export function resultEntry(r: AccountResult): Deal {
-  return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'result', dealType: r.dealType };
+  return { ...cashFlowEntry({ accountId: r.accountId, at: r.at, amount: r.amount, rebalancing: false, ticket: r.ticket }), kind: 'result', reason: r.reason };
 }
 
 /** The deal row of any event the ledger books. */
@@ -158,6 +158,6 @@ export function cashFlowEntry(f: CashFlow): Deal {
     positionId: null,
     copyOf: null,
     ...(f.opening ? { opening: true } : {}),
-    ...(f.dealType === undefined ? {} : { dealType: f.dealType }),
+    ...(f.reason === undefined ? {} : { reason: f.reason }),
   };
 }

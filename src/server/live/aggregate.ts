@@ -108,6 +108,10 @@ export function aggregatePositions(
       avgMfe: finiteOrNull(ex?.avg_mfe),
       medianMfe: finiteOrNull(ex?.median_mfe),
       legs: legs.length,
+      ...(legs.some((p) => p.as_of !== undefined) ? { as_of: Math.min(...legs.flatMap((p) => (p.as_of === undefined ? [] : [p.as_of]))) } : {}),
+      ...(legs.some((p) => p.unconfirmed_since !== undefined)
+        ? { unconfirmed_since: Math.min(...legs.flatMap((p) => (p.unconfirmed_since === undefined ? [] : [p.unconfirmed_since]))) }
+        : {}),
     });
   }
   return rows.sort((a, b) => a.u_symbol.localeCompare(b.u_symbol) || a.type.localeCompare(b.type) || a.account_name.localeCompare(b.account_name));

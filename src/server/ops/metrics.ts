@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { z } from 'zod';
+import type { CopyEngine } from '#server/copy/copy-engine.ts';
 import type { LiveHub } from '#server/live/live-hub.ts';
 import type { BridgeService } from '#server/services/bridge-service.ts';
 import type { OpsService } from '#server/services/ops-service.ts';
@@ -14,6 +15,8 @@ export interface MetricsOptions {
   market: { readonly ticks: number } | null;
   /** The bridge's state as stored. */
   bridge: Pick<BridgeService, 'status'>;
+  /** The bridge's state as this process's copy engine applies it (null: the engine does not run here). */
+  copier: Pick<CopyEngine, 'applied'>;
   /** The database pool. */
   ops: Pick<OpsService, 'poolStats'>;
 }
@@ -26,7 +29,7 @@ const UNMATCHED = 'unmatched';
  * apps in one process; the global default registry would mix them and refuse duplicate names).
  */
 export const metricsPlugin = fp(
-  async (instance: FastifyInstance, { hub, market, bridge, ops }: MetricsOptions) => {
+  async (instance: FastifyInstance, { hub, market, bridge, copier, ops }: MetricsOptions) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const register = new Registry();
     collectDefaultMetrics({ register });
@@ -116,6 +119,14 @@ export const metricsPlugin = fp(
           app.log.warn({ err }, 'metrics: cannot read the bridge state');
           this.set(Number.NaN);
         }
+      },
+    });
+    new Gauge({
+      name: 'copy_engine_copying',
+      help: "1 while this instance's copy engine copies (it leads and the bridge is on, as it applied it); 0 while it applies a stopped bridge, and on an instance that does not lead",
+      registers: [register],
+      collect() {
+        this.set(copier.applied === 'copying' ? 1 : 0);
       },
     });
     new Gauge({

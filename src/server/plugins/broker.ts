@@ -1,16 +1,16 @@
 import fp from 'fastify-plugin';
 import type { AppConfig } from '#server/config.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
-import { composeBroker, type BrokerStack } from '#server/broker/compose.ts';
-import type { AdapterFactory } from '#server/broker/registry.ts';
+import type { AdapterFactory } from '#server/broker/factory.ts';
 import type { Database } from '#server/db/database.ts';
 import { awaitsDemo, DEMO_USERS, seedDemoUsers } from '#server/demo/demo-users.ts';
 import type { Bus } from '#server/scale/bus.ts';
 import type { Changes } from '#server/scale/changes.ts';
+import { composeBroker, type BrokerStack } from './broker-stack.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The broker side as composed (src/server/broker/compose.ts): its orders and the adapters' own routes besides what app.market etc. name. */
+    /** The broker side as composed (broker-stack.ts): its orders and the adapters' own routes besides what app.market etc. name. */
     broker: BrokerStack;
   }
 }
@@ -40,7 +40,9 @@ export const brokerPlugin = fp<BrokerPluginOptions>(
       );
     }
     const broker = await composeBroker({ db, config, bus, changes, demo, log: app.log, seedDemoUsers: (tx) => seedDemoUsers(authStore, tx) }, factories);
-    app.addHook('onClose', () => broker.close());
+    // Shutting down: the lead stops and the lock goes first, while the pool still serves the work
+    // under way (preClose runs before any onClose, the database's included); then nothing starts here.
+    app.addHook('preClose', () => broker.close());
     await broker.run();
     const { market, copier } = broker;
     app.addHook('onClose', async () => {

@@ -25,9 +25,7 @@ export const busPlugin = fp<{ config: Pick<AppConfig, 'redisUrl' | 'databaseSche
       : new LocalBus();
     app.addHook('onClose', async () => bus.close());
     app.decorate('bus', bus);
-    app.decorate('redisState', () =>
-      bus instanceof RedisBus ? (bus.client.status === 'ready' ? { ok: true } : { ok: false, message: `Redis connection ${bus.client.status}` }) : undefined,
-    );
+    app.decorate('redisState', () => (bus instanceof RedisBus ? bus.health() : undefined));
 
     const changes = new Changes();
     if (bus.shared) {

@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
 import { LIVE_CLOSE } from '#shared/contract/live.ts';
 import type { AuthStore } from '#server/auth/auth-store.ts';
+import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { Database } from '#server/db/database.ts';
 import { ExcursionCache } from '#server/live/excursion-cache.ts';
 import { LiveHub } from '#server/live/live-hub.ts';
 import type { Changes } from '#server/scale/changes.ts';
-import type { ClusterMarket } from '#server/scale/cluster-market.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +18,7 @@ const SESSION_SWEEP_MS = 500;
 
 export interface LivePluginOptions {
   db: Database;
-  market: ClusterMarket;
+  market: BrokerAdapter;
   changes: Changes;
   authStore: AuthStore;
   /** How often a live feed sends its snapshot. */

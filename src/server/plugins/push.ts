@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
+import { DEFAULT_PUSH_SERVICE_ORIGINS, type PushConfig } from '#server/config.ts';
 import type { Database } from '#server/db/database.ts';
-import { PushDispatcher } from '#server/push/dispatcher.ts';
-import { DEFAULT_PUSH_SERVICE_ORIGINS } from '#server/push/rules.ts';
-import { PushService, type PushConfig } from '#server/services/push-service.ts';
+import { DEFAULT_DISPATCHER, PushDispatcher } from '#server/push/dispatcher.ts';
+import { PushService } from '#server/services/push-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +24,7 @@ export interface PushPluginOptions {
 export const pushPlugin = fp<PushPluginOptions>(
   async (app, { db, config, market }) => {
     const push = new PushService(db, config ?? { serviceOrigins: DEFAULT_PUSH_SERVICE_ORIGINS, subject: 'mailto:operator@copy-monitor.invalid' });
-    const pushDispatcher = new PushDispatcher(db, push, () => market.isLeader, app.log);
+    const pushDispatcher = new PushDispatcher(db, push, () => market.isLeader, app.log, { ...DEFAULT_DISPATCHER, ...push.config.delivery });
     app.decorate('push', push);
     app.decorate('pushDispatcher', pushDispatcher);
     pushDispatcher.start();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PUSH_SERVICE_ORIGINS, isAllowedPushEndpoint, pushFor } from './rules.ts';
+import { DEFAULT_PUSH_SERVICE_ORIGINS } from '#server/config.ts';
+import { isAllowedPushEndpoint, pushFor } from './rules.ts';
 
 describe('push services the server may post to', () => {
   const defaults = DEFAULT_PUSH_SERVICE_ORIGINS;
@@ -21,6 +22,16 @@ describe('push services the server may post to', () => {
     expect(isAllowedPushEndpoint('https://fcm.googleapis.com:8443/fcm/send/x', defaults)).toBe(false);
     expect(isAllowedPushEndpoint('https://user:pw@fcm.googleapis.com/fcm/send/x', defaults)).toBe(false);
     expect(isAllowedPushEndpoint('not a url', defaults)).toBe(false);
+  });
+
+  it('match a `*.` entry only with well-formed host names under it (parsed, not compared as text)', () => {
+    expect(isAllowedPushEndpoint('https://api.push.apple.com/3/device/x', defaults)).toBe(true);
+    expect(isAllowedPushEndpoint('https://API.Push.Apple.com/x', defaults)).toBe(true);
+    expect(isAllowedPushEndpoint('https://a.b.notify.windows.com/x', defaults)).toBe(true);
+    for (const host of ['.push.apple.com', 'a..push.apple.com', '%2e.push.apple.com', '-a.push.apple.com', 'a-.push.apple.com', 'a_b.push.apple.com', 'push.apple.com', 'web.push.apple.com.']) {
+      expect(isAllowedPushEndpoint(`https://${host}/x`, defaults), host).toBe(false);
+    }
+    expect(isAllowedPushEndpoint(`https://${'a'.repeat(64)}.push.apple.com/x`, defaults)).toBe(false);
   });
 
   it('are exactly the configured list when one is given', () => {

@@ -5,23 +5,45 @@ import { accountInPortfolio } from '#shared/domain/account-scope.ts';
 import { authorisedPortfolios } from '#shared/domain/portfolio-selection.ts';
 import { pushKindOf, type PushKind } from '#shared/domain/push-alerts.ts';
 
-/**
- * The browsers' push services (Chrome and Android, Firefox, Safari and iOS, Edge): the only origins
- * the server posts to unless PUSH_SERVICE_ORIGINS replaces the list. `*.` matches any subdomain.
- */
-export const DEFAULT_PUSH_SERVICE_ORIGINS: readonly string[] = [
-  'https://fcm.googleapis.com',
-  'https://updates.push.services.mozilla.com',
-  'https://web.push.apple.com',
-  'https://*.push.apple.com',
-  'https://*.notify.windows.com',
-];
+/** One entry of the allow-list, parsed: scheme, port and host (for `*.host`, the suffix under which any subdomain matches). */
+interface AllowedOrigin {
+  protocol: string;
+  port: string;
+  host: string;
+  wildcard: boolean;
+}
+
+/** A DNS label as a host name may hold it: letters, digits and inner hyphens, 1 to 63 characters. */
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+function parseAllowed(origin: string): AllowedOrigin | undefined {
+  const wildcard = origin.includes('://*.');
+  try {
+    const url = new URL(wildcard ? origin.replace('://*.', '://') : origin);
+    return { protocol: url.protocol, port: url.port, host: url.hostname, wildcard };
+  } catch {
+    return undefined;
+  }
+}
+
+const parsedLists = new WeakMap<readonly string[], AllowedOrigin[]>();
+
+function allowedOrigins(origins: readonly string[]): AllowedOrigin[] {
+  let parsed = parsedLists.get(origins);
+  if (!parsed) {
+    parsed = origins.map(parseAllowed).filter((o) => o !== undefined);
+    parsedLists.set(origins, parsed);
+  }
+  return parsed;
+}
 
 /**
- * Whether a subscription's endpoint is on a push service of the allow-list: same scheme, same port,
- * and the host equal to the entry's or, for a `*.` entry, under it. Anything else (an internal
- * address, a look-alike host, credentials in the URL) is refused, so nobody can make the server call
- * an address of their choosing.
+ * Whether a subscription's endpoint is on a push service of the allow-list, compared on parsed
+ * origins: same scheme, same port, and the host equal to the entry's or, for a `*.` entry, one or
+ * more well-formed DNS labels under it (`https://.push.apple.com`, `https://a..push.apple.com` or
+ * `https://-x.push.apple.com` are not hosts of Apple's). Anything else (an internal address, a
+ * look-alike host, credentials in the URL) is refused, so nobody can make the server call an
+ * address of their choosing.
  */
 export function isAllowedPushEndpoint(endpoint: string, origins: readonly string[]): boolean {
   let url: URL;
@@ -31,16 +53,12 @@ export function isAllowedPushEndpoint(endpoint: string, origins: readonly string
     return false;
   }
   if (url.username || url.password) return false;
-  return origins.some((origin) => {
-    const wildcard = origin.includes('://*.');
-    let allowed: URL;
-    try {
-      allowed = new URL(wildcard ? origin.replace('://*.', '://') : origin);
-    } catch {
-      return false;
-    }
+  return allowedOrigins(origins).some((allowed) => {
     if (allowed.protocol !== url.protocol || allowed.port !== url.port) return false;
-    return wildcard ? url.hostname.endsWith(`.${allowed.hostname}`) : url.hostname === allowed.hostname;
+    if (!allowed.wildcard) return url.hostname === allowed.host;
+    if (!url.hostname.endsWith(`.${allowed.host}`)) return false;
+    const sub = url.hostname.slice(0, -(allowed.host.length + 1));
+    return sub.split('.').every((label) => LABEL.test(label));
   });
 }
 

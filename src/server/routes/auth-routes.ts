@@ -12,7 +12,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       config: { public: true },
       schema: {
         body: endpoints.login.body,
-        response: { 200: endpoints.login.response, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        response: { 200: endpoints.login.response, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (request) => ({ data: await auth.login(request.body.username, request.body.password, request.ip, request.log) }),
@@ -32,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       schema: {
         body: endpoints.changePassword.body,
-        response: { 200: endpoints.changePassword.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
+        response: { 200: endpoints.changePassword.response, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (request) => {

@@ -6,7 +6,7 @@ import type { BridgeService } from '#server/services/bridge-service.ts';
 
 /** The data bridge's state, and switching it (write users; BridgeService). */
 export const bridgeRoutes: FastifyPluginAsyncZod<{ bridge: BridgeService }> = async (app, { bridge }) => {
-  const errors = { 401: ErrorResponse, 403: ErrorResponse };
+  const errors = { 401: ErrorResponse, 403: ErrorResponse, 503: ErrorResponse };
 
   app.get(endpoints.bridgeStatus.path, { schema: { response: { 200: endpoints.bridgeStatus.response, ...errors } } }, async () => {
     const state = await bridge.status();

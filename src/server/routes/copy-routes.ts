@@ -7,7 +7,7 @@ import type { Idempotent } from '#server/http/idempotency.ts';
 import { portfolioParam } from '#server/http/portfolio-param.ts';
 import type { CopyService } from '#server/services/copy-service.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse };
 
 interface Options {
   copy: CopyService;
@@ -50,7 +50,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { copy, id
     },
     async (request, reply) => {
       const user = callerOf(request);
-      return idempotent(request, reply, user.id, () => copy.createRelation(user, request.body, request.log));
+      return idempotent(request, reply, user.id, () => copy.createRelation(user, request.body));
     },
   );
 
@@ -67,7 +67,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { copy, id
     },
     async (request, reply) => {
       const user = callerOf(request);
-      return idempotent(request, reply, user.id, () => copy.updateRelation(user, request.params.id, request.body, request.log));
+      return idempotent(request, reply, user.id, () => copy.updateRelation(user, request.params.id, request.body));
     },
   );
 
@@ -83,7 +83,7 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { copy, id
     },
     async (request, reply) => {
       const user = callerOf(request);
-      return idempotent(request, reply, user.id, () => copy.endRelation(user, request.params.id, request.log));
+      return idempotent(request, reply, user.id, () => copy.endRelation(user, request.params.id));
     },
   );
 
@@ -165,7 +165,77 @@ export const copyRoutes: FastifyPluginAsyncZod<Options> = async (app, { copy, id
     async (request, reply) => {
       const user = callerOf(request);
       const body = request.body;
-      return idempotent(request, reply, user.id, () => copy.setEquityStop(user, body.account, body.equity_stop, request.log));
+      return idempotent(request, reply, user.id, () => copy.setEquityStop(user, body.account, body.equity_stop));
+    },
+  );
+
+  app.get(
+    endpoints.guards.path,
+    {
+      schema: {
+        description:
+          "The copy guards that apply to an account of the caller's (its own follower or master guards, its relations' guards, its master's): " +
+          'scope, basis, unit, period, levels, state (armed, warned, close_only, closed), the last measure and the mark (docs/copying.md, "Guards").',
+        querystring: endpoints.guards.query,
+        response: { 200: endpoints.guards.response, ...errors },
+      },
+    },
+    async (request) => copy.guards(callerOf(request), request.query.account),
+  );
+
+  app.put(
+    endpoints.setGuard.path,
+    {
+      preValidation: requirePermission('write'),
+      schema: {
+        description:
+          'Sets a copy guard: `scope` relation (target: the relation id), follower or master (target: account_id or login); `basis` equity_floor ' +
+          '(money), loss_from_start, trailing_from_peak, period_loss (with `period` day, week or month, UTC) or profit_target, in `unit` percent ' +
+          '(15 for 15 %) or money; up to three levels: `warn` (an alert and push), `close_only` (no new copies; closes and SL/TP edits still copied), ' +
+          '`close_all` (every copy in scope closed, copying disabled). One guard per scope, target and basis: setting it again replaces its levels ' +
+          'and keeps its state. A guard never resumes by itself (POST …/rearm). Audited. Takes Idempotency-Key.',
+        body: endpoints.setGuard.body,
+        response: { 200: endpoints.setGuard.response, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = callerOf(request);
+      return idempotent(request, reply, user.id, () => copy.setGuard(user, request.body));
+    },
+  );
+
+  app.delete(
+    endpoints.deleteGuard.path,
+    {
+      preValidation: requirePermission('write'),
+      schema: {
+        description: 'Removes a copy guard (the copying it held back resumes as the other guards allow). Audited. Takes Idempotency-Key.',
+        params: endpoints.deleteGuard.params,
+        response: { 200: endpoints.deleteGuard.response, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = callerOf(request);
+      return idempotent(request, reply, user.id, () => copy.removeGuard(user, request.params.id));
+    },
+  );
+
+  app.post(
+    endpoints.rearmGuard.path,
+    {
+      preValidation: requirePermission('write'),
+      schema: {
+        description:
+          'Re-arms a copy guard that reached close-only or closed: armed again, its mark kept (`fresh_mark: false`) or started afresh from ' +
+          "today's equity (`true`). An audited risk event with its alert. Takes Idempotency-Key.",
+        params: endpoints.rearmGuard.params,
+        body: endpoints.rearmGuard.body,
+        response: { 200: endpoints.rearmGuard.response, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = callerOf(request);
+      return idempotent(request, reply, user.id, () => copy.rearmGuard(user, request.params.id, request.body.fresh_mark));
     },
   );
 };

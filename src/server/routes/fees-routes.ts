@@ -3,9 +3,10 @@ import { endpoints } from '#shared/contract/endpoints.ts';
 import { ErrorResponse } from '#shared/contract/common.ts';
 import { callerOf, requirePermission } from '#server/auth/guard.ts';
 import type { Idempotent } from '#server/http/idempotency.ts';
-import type { FeesService } from '#server/services/fees-service.ts';
+import { StatementAbandonedError, StatementsBusyError, STATEMENT_QUEUE } from '#server/fees/statement-queue.ts';
+import { MAX_STATEMENT_DAYS, MAX_STATEMENT_DEALS, type FeesService } from '#server/services/fees-service.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 429: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 408: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
 
 interface Options {
   fees: FeesService;
@@ -75,20 +76,36 @@ export const feesRoutes: FastifyPluginAsyncZod<Options> = async (app, { fees, id
           "An account's investor statement for a month, a quarter or a range of days: opening and closing balance and equity, deposits, withdrawals, " +
           'closed P/L, swap, commissions, fees by kind, the high-water mark at the start and the end, time-weighted and money-weighted return, the closed trades. ' +
           '`format=pdf` (default) answers application/pdf, `csv` text/csv, `json` the schema below; the file is named in Content-Disposition. ' +
-          'PDFs are drawn off the main thread, two at once and eight waiting: past that, 429 (try again in a moment).',
+          `A range covers at most ${MAX_STATEMENT_DAYS.toLocaleString('en-US')} days and ${MAX_STATEMENT_DEALS.csv.toLocaleString('en-US')} deals ` +
+          `(a PDF ${MAX_STATEMENT_DEALS.pdf.toLocaleString('en-US')}): past that, 400. Statements are made off the main thread, ` +
+          `${STATEMENT_QUEUE.running} at once and ${STATEMENT_QUEUE.waiting} waiting, at most ${STATEMENT_QUEUE.perUser} of one user: past that, 429 with Retry-After (seconds).`,
         querystring: endpoints.statement.query,
         response: { 200: endpoints.statement.response, ...errors },
       },
     },
     async (request, reply) => {
-      const answer = await fees.statement(callerOf(request), request.query);
-      if ('data' in answer) return answer;
-      return reply
-        .header('content-type', answer.contentType)
-        .header('content-disposition', `attachment; filename="${answer.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .header('cache-control', 'private, no-store')
-        // A file, not the JSON schema's object: Fastify sends a Buffer or a string as it is.
-        .send(answer.body as never);
+      // The request went away (the connection closed before the answer): a statement still waiting is dropped.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableEnded) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      try {
+        const answer = await fees.statement(callerOf(request), request.query, gone.signal);
+        reply.header('content-type', answer.contentType).header('cache-control', 'private, no-store');
+        if (answer.fileName !== null) reply.header('content-disposition', `attachment; filename="${answer.fileName.replace(/[^\w.-]/g, '_')}"`);
+        // A file, or JSON text already encoded through the response schema (statement-worker.ts): Fastify sends either as it is.
+        return reply.send(answer.body as never);
+      } catch (err) {
+        if (err instanceof StatementsBusyError) {
+          return reply.status(429).header('retry-after', String(err.retryAfterS)).send({ message: err.message });
+        }
+        // Nobody is there to read it; not a failure of the server.
+        if (err instanceof StatementAbandonedError) return reply.status(408).send({ message: err.message });
+        throw err;
+      } finally {
+        reply.raw.off('close', onClose);
+      }
     },
   );
 };

@@ -50,8 +50,9 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportService }> = a
       bodyLimit: STATEMENT_MAX_BYTES,
       schema: {
         description:
-          `Imports a trade history report into an account: MetaTrader 5's Trade History Report (HTML in UTF-8 or UTF-16, or .xlsx) ` +
-          `or MetaTrader 4's Statement.htm or DetailedStatement.htm, in any language the terminal writes, sent as the raw request ` +
+          `Imports a statement file into an account whose adapter takes statements: MetaTrader 5's Trade History Report (HTML in UTF-8 or ` +
+          `UTF-16, or .xlsx), MetaTrader 4's Statement.htm or DetailedStatement.htm, in any language the terminal writes, or an Interactive ` +
+          `Brokers Flex statement (Activity Flex Query, XML; a file of several accounts books each into its registered account: docs/ibkr.md), sent as the raw request ` +
           `body (content-type ${STATEMENT_CONTENT_TYPE}, at most ${STATEMENT_MAX_BYTES / 1024 / 1024} MB). Needs the write permission. ` +
           'Deals are stored by ticket: new ones are added, changed ones updated, the rest skipped, so importing an overlapping report ' +
           "again changes nothing. A report of a period opens with the balance before its first deal (an opening balance entry), and " +

@@ -18,8 +18,12 @@ export const pushRoutes: FastifyPluginAsyncZod<{ push: PushService }> = async (a
     endpoints.pushSubscribe.path,
     { schema: { body: endpoints.pushSubscribe.body, response: { 200: endpoints.pushSubscribe.response, ...errors } } },
     async (request) => {
-      const data = await push.subscribe(callerOf(request).id, request.body);
-      return { message: 'Notifications are on for this device.', data };
+      const { dropped, maxDevices, ...data } = await push.subscribe(callerOf(request).id, request.body);
+      const message =
+        dropped > 0
+          ? `Notifications are on for this device. At most ${maxDevices} devices receive them: your least recently subscribed one no longer does.`
+          : 'Notifications are on for this device.';
+      return { message, data };
     },
   );
 

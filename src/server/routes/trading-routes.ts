@@ -7,7 +7,7 @@ import type { Idempotent } from '#server/http/idempotency.ts';
 import { portfolioParam } from '#server/http/portfolio-param.ts';
 import type { TradingService } from '#server/services/trading-service.ts';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse };
 
 interface Options {
   trading: TradingService;
@@ -66,7 +66,7 @@ export const tradingRoutes: FastifyPluginAsyncZod<Options> = async (app, { tradi
     async (request, reply) => {
       const user = callerOf(request);
       const { master_id, new_allowed_pairs } = request.body;
-      return idempotent(request, reply, user.id, () => trading.setAllowedPairs(user, master_id, new_allowed_pairs, request.log));
+      return idempotent(request, reply, user.id, () => trading.setAllowedPairs(user, master_id, new_allowed_pairs));
     },
   );
 

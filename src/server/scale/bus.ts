@@ -62,8 +62,25 @@ export abstract class Bus {
     }
   }
 
+  /**
+   * Told each time this instance reaches Redis again after losing it (never with one instance): what
+   * the others said meanwhile was not heard, so whoever keeps state from messages reads it again.
+   */
+  onRegained(_listener: () => void): () => void {
+    return () => {};
+  }
+
   protected abstract send(channel: string, wire: unknown): void;
   abstract close(): Promise<void>;
+}
+
+/** How long a readiness check waits for Redis's PING. */
+const REDIS_PING_TIMEOUT_MS = 1_000;
+
+/** Whether this instance reaches Redis, as the readiness check needs it. */
+export interface RedisHealth {
+  ok: boolean;
+  message?: string;
 }
 
 /** One instance: messages stay in the process. */
@@ -87,6 +104,7 @@ interface Envelope {
 export class RedisBus extends Bus {
   readonly shared = true;
   private readonly topic: string;
+  private readonly regained = new Set<() => void>();
 
   private constructor(
     readonly client: Redis,
@@ -114,6 +132,10 @@ export class RedisBus extends Bus {
     }
     const bus = new RedisBus(client, subscriber, namespace, onError);
     await subscriber.subscribe(bus.topic);
+    // Connected already: a later 'ready' is a reconnection (ioredis subscribes again by itself).
+    subscriber.on('ready', () => {
+      for (const listener of bus.regained) listener();
+    });
     subscriber.on('message', (_topic: string, text: string) => {
       let envelope: Envelope;
       try {
@@ -126,6 +148,28 @@ export class RedisBus extends Bus {
       bus.deliver(envelope.channel, envelope.value, onError);
     });
     return bus;
+  }
+
+  override onRegained(listener: () => void): () => void {
+    this.regained.add(listener);
+    return () => this.regained.delete(listener);
+  }
+
+  /** Both connections up and a PING answered within a second: a partition that leaves the sockets open is caught too. */
+  async health(): Promise<RedisHealth> {
+    for (const [name, connection] of [['command', this.client], ['subscriber', this.subscriber]] as const) {
+      if (connection.status !== 'ready') return { ok: false, message: `Redis ${name} connection ${connection.status}` };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), REDIS_PING_TIMEOUT_MS)));
+    try {
+      const answer = await Promise.race([this.client.ping(), late]);
+      return answer === 'late' ? { ok: false, message: `Redis did not answer PING within ${REDIS_PING_TIMEOUT_MS} ms` } : { ok: true };
+    } catch (err) {
+      return { ok: false, message: `Redis PING failed: ${err instanceof Error ? err.message : String(err)}` };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   protected send(channel: string, wire: unknown): void {

@@ -67,7 +67,8 @@ const OrderRequest = z.discriminatedUnion('op', [
   z.object({ op: z.literal('close'), ids: z.array(z.number()), audit: AuditEntry }),
   z.object({ op: z.literal('modifyStops'), ids: z.array(z.number()), tp: z.number().nullable(), sl: z.number().nullable(), audit: AuditEntry }),
   z.object({ op: z.literal('reloadRules') }),
-  z.object({ op: z.literal('setCopying'), running: z.boolean() }),
+  z.object({ op: z.literal('syncBridge') }),
+  z.object({ op: z.literal('ping') }),
 ]);
 export type OrderRequest = z.infer<typeof OrderRequest>;
 
@@ -106,4 +107,6 @@ export const channels = {
   commandsQueued: channel('commands:queued', z.array(z.number().int())),
   /** A command was answered (its id). */
   commandsAnswered: channel('commands:answered', z.string()),
+  /** Statements were booked into accounts fed by statements (their ids): the leader reads them again. */
+  statementsBooked: channel('statements:booked', z.array(z.number().int())),
 } as const;

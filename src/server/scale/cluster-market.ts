@@ -1,5 +1,5 @@
 import { NotLeading } from '#server/broker/errors.ts';
-import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, TradeEvent } from '#server/broker/port.ts';
+import type { BrokerAdapter, InTransaction, MarketSnapshot, OpenOrder, SharedMarket, TradeEvent } from '#server/broker/port.ts';
 import { Listeners } from '#server/broker/listeners.ts';
 import type { Bus } from './bus.ts';
 import { channels } from './channels.ts';
@@ -28,7 +28,7 @@ const notLeading = () => new NotLeading();
  * leader too, hears the snapshots on the bus and serves them to its own sockets and routes. Orders
  * go to the leader's copy engine (ClusterOrders); on another instance this adapter refuses them.
  */
-export class ClusterMarket implements BrokerAdapter {
+export class ClusterMarket implements SharedMarket {
   private leading = false;
   private latest: MarketSnapshot = EMPTY_SNAPSHOT;
   /** When this instance last heard a snapshot (ms, its own clock). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CopyEngine } from '#server/copy/copy-engine.ts';
+import type { AuditEntry, CopyOrders } from '#server/copy/orders.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { isDatabaseUnavailable } from '#server/db/database.ts';
 import { queryableOf } from '#server/db/write-context.ts';
@@ -10,6 +11,8 @@ import {
   brokerErrorToWire,
   LeaderDatabaseUnavailable,
   LeaderFailed,
+  LeaderUnconfirmed,
+  MarketPaused,
   NoLeader,
   OutcomeUnknown,
   ShuttingDown,
@@ -19,18 +22,12 @@ import type { Bus } from './bus.ts';
 import { channels, type OrderReply } from './channels.ts';
 import type { ClusterMarket } from './cluster-market.ts';
 
-/** The audit row written in the order's own transaction, on whichever instance carries it out. */
-export interface AuditEntry {
-  userId: number;
-  action: string;
-  details: Record<string, unknown>;
-}
-
 type Request =
   | { op: 'close'; ids: number[]; audit: AuditEntry }
   | { op: 'modifyStops'; ids: number[]; tp: number | null; sl: number | null; audit: AuditEntry }
   | { op: 'reloadRules' }
-  | { op: 'setCopying'; running: boolean };
+  | { op: 'syncBridge' }
+  | { op: 'ping' };
 
 /** The leader's answer (its wire form: channels.ts's OrderReply). */
 type Reply = OrderReply & { error?: BrokerErrorWire };
@@ -39,13 +36,15 @@ const REQUESTS = channels.ordersRequest;
 const REPLIES = channels.ordersReply;
 /** A leader silent this long is taken for gone: orders answer 503 at once rather than wait. */
 const LEADER_SILENT_MS = 5_000;
+/** How long a change waits for the leader to say it is there before nothing is written (503). */
+const PING_TIMEOUT_MS = 2_000;
 
 /**
  * What the routes ask of the copy engine (closes and TP/SL edits carried to the copies, the rules,
  * the bridge), wherever it runs: in this process when it leads, else sent over the bus to the
  * leader, whose answer (or refusal, with its status and message) comes back the same way.
  */
-export class ClusterOrders {
+export class ClusterOrders implements CopyOrders {
   private readonly pending = new Map<string, { resolve: (r: Reply) => void; timer: NodeJS.Timeout }>();
 
   constructor(
@@ -85,12 +84,35 @@ export class ClusterOrders {
     return this.send({ op: 'modifyStops', ids: [...ids], tp, sl, audit: entry });
   }
 
-  async reloadRules(): Promise<void> {
-    await this.send({ op: 'reloadRules' });
+  /**
+   * A change the copy engine must act on (its rules, relations, guards; the bridge): refused before
+   * anything is written while the instance that copies is out of reach (NoLeader: nothing changed,
+   * the request may be sent again), then written, then told. A change written but not confirmed is
+   * LeaderUnconfirmed: the engine reads the database again every few seconds, so it applies the
+   * change all the same once it reaches the database; sending the request again confirms it.
+   */
+  async change<T>(what: string, write: () => Promise<T>, tell: 'rules' | 'bridge' = 'rules'): Promise<T> {
+    await this.reachLeader();
+    const result = await write();
+    try {
+      await this.send({ op: tell === 'rules' ? 'reloadRules' : 'syncBridge' });
+    } catch (err) {
+      const why = err instanceof BrokerError ? ` (${err.message.replace(/\.$/, '')})` : '';
+      throw new LeaderUnconfirmed(
+        `${what} is saved, but the instance that copies has not confirmed it${why}. It applies the saved state within 5 seconds of reaching the database; send the request again to confirm.`,
+      );
+    }
+    return result;
   }
 
-  async setCopying(running: boolean): Promise<void> {
-    await this.send({ op: 'setCopying', running });
+  /** Whether the instance that copies answers (this one, alone or leading, always does); NoLeader otherwise. */
+  private async reachLeader(): Promise<void> {
+    try {
+      await this.send({ op: 'ping' }, PING_TIMEOUT_MS);
+    } catch (err) {
+      if (err instanceof MarketPaused) throw err;
+      throw new NoLeader('The instance that copies cannot be reached from this server at the moment: nothing was changed. Try again in a few seconds.');
+    }
   }
 
   private async run(request: Request): Promise<number> {
@@ -103,16 +125,21 @@ export class ClusterOrders {
       case 'reloadRules':
         await this.copier.reloadRules();
         return 0;
-      case 'setCopying':
-        this.copier.setCopying(request.running);
+      case 'syncBridge':
+        await this.copier.syncBridge();
+        return 0;
+      case 'ping':
         return 0;
     }
   }
 
-  private async send(request: Request): Promise<number> {
+  private async send(request: Request, timeoutMs = this.replyTimeoutMs): Promise<number> {
     // One instance alone (or the leader) carries it out itself; a paused market refuses (MarketPaused).
     if (this.market.isLeader || !this.bus.shared) return this.run(request);
-    if (this.market.silenceMs > LEADER_SILENT_MS) {
+    // An order to a leader unheard for a while is refused at once; a change asks the leader itself
+    // (its ping has its own short wait), as the snapshots may not have resumed yet after a reconnection.
+    const order = request.op === 'close' || request.op === 'modifyStops';
+    if (order && this.market.silenceMs > LEADER_SILENT_MS) {
       throw new NoLeader();
     }
     const id = randomUUID();
@@ -121,7 +148,7 @@ export class ClusterOrders {
         this.pending.delete(id);
         const late = new OutcomeUnknown('The instance that runs the market has not answered in time: the outcome is unknown. The order will not be sent again.');
         resolve({ id, to: '', ok: false, error: brokerErrorToWire(late) });
-      }, this.replyTimeoutMs);
+      }, timeoutMs);
       this.pending.set(id, { resolve, timer });
       this.bus.publish(REQUESTS, { id, from: this.bus.id, request }, { remoteOnly: true }).catch(() => undefined);
     });

@@ -42,4 +42,43 @@ describe('leadership', () => {
     expect(state.released).toBe(1);
     await l.close();
   });
+
+  it('gives the lock back untouched when shutdown begins while it is being taken: the lead never starts', async () => {
+    const steps: string[] = [];
+    let grant: (() => void) | undefined;
+    const db = {
+      holdLock: (_name: string) =>
+        new Promise<() => Promise<void>>((resolve) => {
+          grant = () => resolve(async () => void steps.push('released'));
+        }),
+    } as unknown as Database;
+    const l = new Leadership(db, 'm', 60_000, { log, lead: async () => void steps.push('lead'), lose: () => void steps.push('lose') });
+    const attempt = l.attempt();
+    const closed = l.close();
+    grant!();
+    expect(await attempt).toBe(false);
+    await closed;
+    expect(l.leading).toBe(false);
+    expect(steps).not.toContain('lead');
+    expect(steps.at(-1)).toBe('released');
+    // No attempt after closing began.
+    expect(await l.attempt()).toBe(false);
+  });
+
+  it('stops leading, lets the work under way finish, then gives the lock up, in that order, when it closes', async () => {
+    const steps: string[] = [];
+    const db = { holdLock: async () => async () => void steps.push('released') } as unknown as Database;
+    const l = new Leadership(db, 'm', 60_000, {
+      log,
+      lead: async () => void steps.push('lead'),
+      lose: () => void steps.push('lose'),
+      settle: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        steps.push('settled');
+      },
+    });
+    expect(await l.attempt()).toBe(true);
+    await l.close();
+    expect(steps).toEqual(['lead', 'lose', 'settled', 'released']);
+  });
 });

@@ -27,6 +27,8 @@ export class AccountsService {
   constructor(
     private readonly db: Database,
     private readonly market: BrokerAdapter | null,
+    /** How each source's accounts are fed (the broker registry's declarations). */
+    private readonly feedOf: (source: string) => 'simulated' | 'terminal' | 'statement' = () => 'terminal',
   ) {}
 
   private readonly eur = (amount: number, currency: string): number =>
@@ -96,6 +98,7 @@ export class AccountsService {
           total_rebate: rebates ? r.total_rebate : null,
           margin,
           margin_level: margin > 0 ? finite((equity / margin) * 100) : null,
+          feed: this.feedOf(r.source),
         };
       }),
     };
@@ -173,6 +176,8 @@ export class AccountsService {
             balance_currency: this.eur(r.balance, r.currency),
             account_currency: r.currency,
             derived: r.derived,
+            broker_equity: r.broker_equity,
+            broker_difference: r.broker_equity === null ? null : r.equity - r.broker_equity,
           })),
           available_dates: available,
         };

@@ -18,9 +18,19 @@ export function loginDelayMs(earlierAttempts: number, freeAttempts: number): num
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function tooMany(res: unknown): HttpError {
-  const seconds = res instanceof RateLimiterRes ? Math.ceil(res.msBeforeNext / 1000) : 60;
-  return new HttpError(429, `Too many sign-in attempts. Try again in ${seconds} s.`);
+const UNCOUNTED = 'Signing in is unavailable on this server at the moment (it cannot count attempts). Try again in a few seconds.';
+
+/**
+ * Counts one attempt: past the limit 429 with the wait; a store that cannot count (Redis lost) is
+ * this server's failure, 503, never a false 'too many'.
+ */
+async function count(limiter: RateLimiterMemory | RateLimiterRedis, key: string): Promise<RateLimiterRes> {
+  try {
+    return await limiter.consume(key);
+  } catch (res) {
+    if (!(res instanceof RateLimiterRes)) throw new HttpError(503, UNCOUNTED);
+    throw new HttpError(429, `Too many sign-in attempts. Try again in ${Math.ceil(res.msBeforeNext / 1000)} s.`);
+  }
 }
 
 export interface AuthDeps {
@@ -46,9 +56,11 @@ export class AuthService {
   private readonly perAddress: RateLimiterMemory | RateLimiterRedis;
   private readonly perPair: RateLimiterMemory | RateLimiterRedis;
   private readonly perUser: RateLimiterMemory | RateLimiterRedis;
+  private readonly redis: Redis | undefined;
 
   constructor({ store, auth, redis }: AuthDeps) {
     this.store = store;
+    this.redis = redis?.client;
     this.auth = auth;
     const windowSeconds = Math.ceil(auth.loginWindowMs / 1000);
     const limiter = (keyPrefix: string, points: number) =>
@@ -60,17 +72,15 @@ export class AuthService {
     this.perUser = limiter('login-user', 1_000_000);
   }
 
-  /** A new session for these credentials from this address, or 401 (429 past the limits). */
+  /** A new session for these credentials from this address, or 401 (429 past the limits; 503 when they cannot be counted). */
   async login(username: string, password: string, ip: string, log: FastifyBaseLogger): Promise<LoginResponse['data']> {
     const userKey = username.toLowerCase();
     const pairKey = `${userKey}\u0000${ip}`;
-    try {
-      await this.perAddress.consume(ip);
-      await this.perPair.consume(pairKey);
-    } catch (res) {
-      throw tooMany(res);
-    }
-    const attempts = await this.perUser.consume(userKey);
+    // Redis out of reach: said at once, rather than after the client's retries.
+    if (this.redis && this.redis.status !== 'ready') throw new HttpError(503, UNCOUNTED);
+    await count(this.perAddress, ip);
+    await count(this.perPair, pairKey);
+    const attempts = await count(this.perUser, userKey);
     const delay = loginDelayMs(attempts.consumedPoints - 1, this.auth.loginFailuresPerUser);
     if (delay > 0) await sleep(delay);
 
@@ -79,7 +89,8 @@ export class AuthService {
     const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
     if (!user || !ok || user.status !== 'active') throw new HttpError(401, INVALID);
     // A success forgets this name's failures (the attempt itself was counted above).
-    await Promise.all([this.perPair.delete(pairKey), this.perUser.delete(userKey)]);
+    // (A store that fails here keeps the counts until their window ends: the sign-in stands.)
+    await Promise.all([this.perPair.delete(pairKey), this.perUser.delete(userKey)]).catch((err: unknown) => log.warn({ err }, 'could not forget the sign-in failures'));
     const apiKey = await this.store.createSession(user.id);
     log.info({ user: user.username }, 'signed in');
     return {
@@ -101,14 +112,10 @@ export class AuthService {
    */
   async changePassword(caller: SessionUser, current: string, next: string, ip: string, log: FastifyBaseLogger): Promise<{ apiKey: string }> {
     const pairKey = `${caller.username.toLowerCase()}\u0000${ip}`;
-    try {
-      await this.perPair.consume(pairKey);
-    } catch (res) {
-      throw tooMany(res);
-    }
+    await count(this.perPair, pairKey);
     const changed = await this.store.changePassword(caller.username, current, next);
     if (changed.outcome === 'wrong') throw new HttpError(403, 'Forbidden: the current password is wrong.');
-    await this.perPair.delete(pairKey);
+    await this.perPair.delete(pairKey).catch((err: unknown) => log.warn({ err }, 'could not forget the password failures'));
     if (changed.outcome === 'conflict') {
       throw new HttpError(409, 'Your password was changed by another request meanwhile: sign in again with the new password.');
     }

@@ -1,20 +1,21 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { CopySizing, CreateRelationBody, UpdateRelationBody } from '#shared/contract/copy-relations.ts';
 import type { RiskLimitsBody } from '#shared/contract/copy.ts';
+import type { SetGuardBody } from '#shared/contract/guards.ts';
+import { guardsFor, rearm, removeGuard, setGuard } from '#server/copy/guards.ts';
 import type { Period } from '#shared/domain/constants.ts';
 import type { CopyTerms } from '#shared/domain/copy-lot.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
-import { bridgeHealth, copyGrowth, copyReport } from '#server/copy/copy-report.ts';
+import { bridgeHealth, copyGrowth, copyReport, type ContactOf } from '#server/copy/copy-report.ts';
 import { createRelation, endRelation, relationOfFollower, relationOut, relationsOf, setFollowerEquityStop, sizingText, updateRelation, type Actor } from '#server/copy/relations.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { setRiskLimits } from '#server/db/copy-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { badRequest, notFound } from '#server/http/errors.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
-import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
+import type { CopyOrders } from '#server/copy/orders.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import { findAccount } from './account-lookup.ts';
 import type { CachedRead } from './cached-read.ts';
@@ -29,8 +30,10 @@ const HEALTH_BUCKET_MS = 5_000;
 export interface CopyDeps {
   db: Database;
   market: BrokerAdapter;
-  orders: ClusterOrders;
+  orders: CopyOrders;
   changes: Changes;
+  /** How each account's broker connection is doing (the broker stack's contact). */
+  contactOf: ContactOf;
   now?: () => number;
 }
 
@@ -42,11 +45,13 @@ export interface CopyDeps {
 export class CopyService {
   private readonly db: Database;
   private readonly market: BrokerAdapter;
-  private readonly orders: ClusterOrders;
+  private readonly orders: CopyOrders;
   private readonly changes: Changes;
   private readonly now: () => number;
+  private readonly contactOf: ContactOf;
 
-  constructor({ db, market, orders, changes, now = Date.now }: CopyDeps) {
+  constructor({ db, market, orders, changes, contactOf, now = Date.now }: CopyDeps) {
+    this.contactOf = contactOf;
     this.db = db;
     this.market = market;
     this.orders = orders;
@@ -59,13 +64,15 @@ export class CopyService {
   }
 
   /**
-   * A change of relations or stops is stored: the cached answers are stale, and the copy engine reads
-   * them again wherever it runs (the leader reads them again whenever it takes over, so a leader out
-   * of reach now is logged, not the caller's error).
+   * A change of relations, stops or guards: written, the cached answers made stale, and answered once
+   * the copy engine has read it again wherever it runs (CopyOrders.change).
    */
-  private async changed(log: FastifyBaseLogger): Promise<void> {
-    this.changes.bump();
-    await this.orders.reloadRules().catch((err: unknown) => log.warn({ err }, 'the leader did not hear the change of copy relations'));
+  private change<T>(what: string, write: () => Promise<T>): Promise<T> {
+    return this.orders.change(what, async () => {
+      const result = await write();
+      this.changes.bump();
+      return result;
+    });
   }
 
   /** The relations whose master and follower are both in the portfolio (every portfolio of the caller without one). */
@@ -73,28 +80,29 @@ export class CopyService {
     return { data: await relationsOf(this.db, scopeFor(user, portfolio), includeEnded) };
   }
 
-  async createRelation(user: SessionUser, body: z.output<typeof CreateRelationBody>, log: FastifyBaseLogger) {
+  async createRelation(user: SessionUser, body: z.output<typeof CreateRelationBody>) {
     const master = await findAccount(this.db, user, body.master);
     const follower = await findAccount(this.db, user, body.follower);
-    const created = await createRelation(
-      this.db,
-      actorOf(user),
-      { masterId: master.id, followerId: follower.id, terms: termsOf(body), equityStop: body.equity_stop },
-      new Date(this.now()),
+    const created = await this.change('The new copy relation', () =>
+      createRelation(
+        this.db,
+        actorOf(user),
+        { masterId: master.id, followerId: follower.id, terms: termsOf(body), equityStop: body.equity_stop },
+        new Date(this.now()),
+      ),
     );
-    await this.changed(log);
     return { message: `${follower.account_name} now copies ${master.account_name} (${sizingText(created.terms)}).`, relation: relationOut(created) };
   }
 
-  async updateRelation(user: SessionUser, id: number, body: z.output<typeof UpdateRelationBody>, log: FastifyBaseLogger) {
-    const r = await updateRelation(this.db, actorOf(user), id, { terms: termsOf(body), equityStop: body.equity_stop, rearm: body.rearm_equity_stop });
-    await this.changed(log);
+  async updateRelation(user: SessionUser, id: number, body: z.output<typeof UpdateRelationBody>) {
+    const r = await this.change('The change of the copy relation', () =>
+      updateRelation(this.db, actorOf(user), id, { terms: termsOf(body), equityStop: body.equity_stop, rearm: body.rearm_equity_stop }),
+    );
     return { message: `${r.follower.account_name} copies ${r.master.account_name} by ${sizingText(r.terms)}.`, relation: relationOut(r) };
   }
 
-  async endRelation(user: SessionUser, id: number, log: FastifyBaseLogger) {
-    const r = await endRelation(this.db, actorOf(user), id, new Date(this.now()));
-    await this.changed(log);
+  async endRelation(user: SessionUser, id: number) {
+    const r = await this.change('The end of the copy relation', () => endRelation(this.db, actorOf(user), id, new Date(this.now())));
     return { message: `${r.follower.account_name} no longer copies ${r.master.account_name}.`, relation: relationOut(r) };
   }
 
@@ -105,7 +113,7 @@ export class CopyService {
     return {
       // Ages and agent states move with the clock too: an answer lasts at most HEALTH_BUCKET_MS.
       key: JSON.stringify(['copy/report', scope.categories, one ?? null, period, this.bucket()]),
-      compute: async () => ({ data: await copyReport(this.db, this.market.snapshot(), scope, one, period, this.now()) }),
+      compute: async () => ({ data: await copyReport(this.db, this.market.snapshot(), scope, one, period, this.now(), this.contactOf) }),
     } satisfies CachedRead<unknown>;
   }
 
@@ -114,7 +122,7 @@ export class CopyService {
     const scope = scopeFor(user, portfolio);
     return {
       key: JSON.stringify(['copy/health', scope.categories, this.bucket()]),
-      compute: async () => ({ data: await bridgeHealth(this.db, this.market.snapshot(), scope, this.now()) }),
+      compute: async () => ({ data: await bridgeHealth(this.db, this.market.snapshot(), scope, this.now(), this.contactOf) }),
     } satisfies CachedRead<unknown>;
   }
 
@@ -149,12 +157,32 @@ export class CopyService {
   }
 
   /** A follower's equity stop in its currency (null removes it), audited. */
-  async setEquityStop(user: SessionUser, account: string, stop: number | null, log: FastifyBaseLogger) {
+  async setEquityStop(user: SessionUser, account: string, stop: number | null) {
     const ref = await findAccount(this.db, user, account);
-    await setFollowerEquityStop(this.db, actorOf(user), ref, stop);
-    await this.changed(log);
+    await this.change('The equity stop', () => setFollowerEquityStop(this.db, actorOf(user), ref, stop));
     return {
       message: stop === null ? `Equity stop of ${ref.account_name} removed.` : `Equity stop of ${ref.account_name} set at ${stop} ${ref.currency}.`,
     };
+  }
+
+  /** The guards that apply to an account of the caller's, with their state. */
+  async guards(user: SessionUser, account: string) {
+    return { data: await guardsFor(this.db, actorOf(user), account) };
+  }
+
+  /** Sets a guard (write users), audited; the copy engine reads the guards again. */
+  async setGuard(user: SessionUser, body: z.output<typeof SetGuardBody>) {
+    const guard = await this.change('The guard', () => setGuard(this.db, actorOf(user), body, new Date(this.now())));
+    return { message: `Guard ${guard.id} set: ${guard.scope} ${guard.basis.replace(/_/g, ' ')}.`, data: guard };
+  }
+
+  async removeGuard(user: SessionUser, id: number) {
+    const guard = await this.change('The removal of the guard', () => removeGuard(this.db, actorOf(user), id));
+    return { message: `Guard ${id} removed.`, data: guard };
+  }
+
+  async rearmGuard(user: SessionUser, id: number, fresh: boolean) {
+    const guard = await this.change('The re-arm of the guard', () => rearm(this.db, actorOf(user), id, fresh, new Date(this.now())));
+    return { message: `Guard ${id} re-armed${fresh ? ' from today\'s equity' : ''}.`, data: guard };
   }
 }

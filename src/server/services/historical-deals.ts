@@ -1,6 +1,6 @@
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
-import { dealTypeLabel } from '#shared/domain/deal-types.ts';
+import { dealReasonLabel } from '#shared/domain/deal.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { AccountRef } from '#server/db/accounts-repo.ts';
 import type { DealRecord } from '#server/db/deals-repo.ts';
@@ -12,10 +12,10 @@ const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 /**
  * The Historical deal `type` of a row that is no trade (its category is 'Balance'): by its kind, unless
- * its MT5 deal type names it ('Bonus', 'Charge', 'Interest' …: src/shared/domain/deal-types.ts).
+ * its reason names it ('Bonus', 'Charge', 'Interest' …: src/shared/domain/deal.ts).
  */
 const BALANCE_TYPES: Record<DealRecord['kind'], string> = { trade: '', deposit: 'Deposit', withdrawal: 'Withdrawal', rebate: 'Rebate', result: 'Result' };
-const balanceType = (d: DealRecord): string => (d.is_opening ? 'Opening balance' : (dealTypeLabel(d.deal_type) ?? BALANCE_TYPES[d.kind]));
+const balanceType = (d: DealRecord): string => (d.is_opening ? 'Opening balance' : (dealReasonLabel(d.reason) ?? BALANCE_TYPES[d.kind]));
 
 export interface HistoricalDealsInput {
   account: AccountRef;

@@ -4,7 +4,7 @@ import { ambiguousAccountMessage, matchAccountRef } from '#shared/domain/account
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { inScope, scopeFor } from '#server/auth/scope.ts';
-import { HttpError } from '#server/http/errors.ts';
+import { Forbidden } from '#server/errors.ts';
 import type { LiveHub, Subscription } from '#server/live/live-hub.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
 
@@ -19,7 +19,7 @@ function choosePortfolio(user: SessionUser, requested: Portfolio | undefined): P
   try {
     return scopeFor(user, requested, 'one').portfolios[0]!;
   } catch (err) {
-    if (err instanceof HttpError) return { code: LIVE_CLOSE.forbidden, reason: err.message };
+    if (err instanceof Forbidden) return { code: LIVE_CLOSE.forbidden, reason: err.message };
     throw err;
   }
 }

@@ -6,6 +6,7 @@ import type { Database } from '#server/db/database.ts';
 import {
   countSubscriptions,
   deleteSubscription,
+  MAX_DEVICES_PER_USER,
   pushKindsOf,
   saveSubscription,
   setPushKinds,
@@ -13,21 +14,21 @@ import {
 } from '#server/db/push-repo.ts';
 import { badRequest } from '#server/http/errors.ts';
 import { PUSH_KINDS, type PushKind } from '#shared/domain/push-alerts.ts';
+import type { PushConfig } from '#server/config.ts';
+import { isAuthSecret, isP256Point } from '#server/push/keys.ts';
 import { isAllowedPushEndpoint } from '#server/push/rules.ts';
 import { generateVapidKeys, type VapidIdentity } from '#server/push/sender.ts';
-
-export interface PushConfig {
-  /** Origins of the push services the server may post to (see src/server/push/rules.ts DEFAULT_PUSH_SERVICE_ORIGINS). */
-  serviceOrigins: readonly string[];
-  /** The VAPID `sub`: a mailto: or https: contact the push services can reach the operator at. */
-  subject: string;
-  /** Given keys; unset: generated on first start and kept in the database, shared by every instance. */
-  keys?: { publicKey: string; privateKey: string };
-}
 
 export interface PushPreferencesView {
   kinds: PushKind[];
   devices: number;
+}
+
+export interface SubscribedView extends PushPreferencesView {
+  /** How many of the caller's devices were dropped for this one (the least recently subscribed, beyond the limit). */
+  dropped: number;
+  /** The limit: devices one user may have subscribed at once. */
+  maxDevices: number;
 }
 
 const chosen = (kinds: readonly string[] | null): PushKind[] =>
@@ -53,13 +54,19 @@ export class PushService {
     return this.identity;
   }
 
-  /** Keeps this device's subscription for the caller; refused (400) on a push service outside the allow-list. */
-  async subscribe(userId: number, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<PushPreferencesView> {
+  /**
+   * Keeps this device's subscription for the caller, as their most recent (beyond MAX_DEVICES_PER_USER
+   * the least recently subscribed is dropped); refused (400) on a push service outside the allow-list
+   * or a key that is not a point of P-256 (the request's schema checked the rest).
+   */
+  async subscribe(userId: number, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<SubscribedView> {
     if (!isAllowedPushEndpoint(subscription.endpoint, this.config.serviceOrigins)) {
       throw badRequest(`Push service not allowed: ${new URL(subscription.endpoint).origin}`);
     }
-    await saveSubscription(this.db, userId, { endpoint: subscription.endpoint, ...subscription.keys });
-    return this.preferences(userId);
+    if (!isP256Point(subscription.keys.p256dh)) throw badRequest('keys.p256dh is not a P-256 public key (not a point on the curve)');
+    if (!isAuthSecret(subscription.keys.auth)) throw badRequest('keys.auth must be a 16-byte secret in base64url');
+    const { dropped } = await saveSubscription(this.db, userId, { endpoint: subscription.endpoint, ...subscription.keys });
+    return { ...(await this.preferences(userId)), dropped, maxDevices: MAX_DEVICES_PER_USER };
   }
 
   /** Forgets this device's subscription of the caller (nothing to forget is not an error). */

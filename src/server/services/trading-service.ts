@@ -1,11 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { CopyRule } from '#shared/contract/copy-rules.ts';
 import type { CloseBySymbolBody, SetTpSlBody } from '#shared/contract/positions.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';
-import type { ClusterOrders } from '#server/scale/cluster-orders.ts';
+import type { CopyOrders } from '#server/copy/orders.ts';
 import { listAlerts } from '#server/db/alerts-repo.ts';
 import { audit } from '#server/db/audit-repo.ts';
 import { rulesOfScope } from '#server/db/copy-rules-repo.ts';
@@ -17,12 +16,13 @@ import type { ExcursionCache } from '#server/live/excursion-cache.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { Changes } from '#server/scale/changes.ts';
 import type { CachedRead } from './cached-read.ts';
+import { groupAlerts } from '#shared/domain/alert-groups.ts';
 
 export interface TradingDeps {
   db: Database;
   market: BrokerAdapter | null;
   /** Orders on masters carry to their copies through the copy engine, wherever it runs. */
-  copier: ClusterOrders | null;
+  copier: CopyOrders | null;
   excursions: ExcursionCache;
   /** The generation of what cached answers read (the alerts, the rules). */
   changes: Changes;
@@ -35,7 +35,7 @@ export interface TradingDeps {
 export class TradingService {
   constructor(private readonly deps: TradingDeps) {}
 
-  private requireMarket(): { market: BrokerAdapter; copier: ClusterOrders } {
+  private requireMarket(): { market: BrokerAdapter; copier: CopyOrders } {
     const { market, copier } = this.deps;
     if (!market || !copier) throw new HttpError(409, 'The data bridge is not connected to any broker.');
     return { market, copier };
@@ -92,7 +92,7 @@ export class TradingService {
    * Replaces a master's allowed pairs, audited; then the cached answers are stale and the copy
    * engine reads the rules again (a leader out of reach is logged: it reads them whenever it takes over).
    */
-  async setAllowedPairs(user: SessionUser, masterId: string, pairs: string[], log: FastifyBaseLogger) {
+  async setAllowedPairs(user: SessionUser, masterId: string, pairs: string[]) {
     const { db, market, copier, changes } = this.deps;
     const shown = (await this.copyRules(user)).find((r) => r.master_id === masterId);
     const match = shown && (await findAccountRef(db, masterId));
@@ -102,10 +102,13 @@ export class TradingService {
     const actor = { scope: callerScope(user), audit: (tx: Queryable, action: string, detail: object) => audit(tx, user.id, action, detail) };
     // Known to the market now: its instruments and what the terminals quote.
     const quoted = [...this.instruments().keys(), ...(market?.snapshot().mids.keys() ?? [])];
-    const saved = await saveAllowedPairs(db, actor, account, shown.market_type, pairs, (q, m) => ruleUniverse(q, m, quoted));
-    changes.bump();
-    // The rule is stored: the leader reads it again whenever it takes over.
-    await copier?.reloadRules().catch((err: unknown) => log.warn({ err }, 'the leader did not hear the new copy rule'));
+    const write = async () => {
+      const saved = await saveAllowedPairs(db, actor, account, shown.market_type, pairs, (q, m) => ruleUniverse(q, m, quoted));
+      changes.bump();
+      return saved;
+    };
+    // Answered once the copy engine has read the rule again wherever it runs.
+    const saved = copier ? await copier.change('The copy rule', write) : await write();
     return {
       message: `Allowed pairs of ${shown.account_name} updated.`,
       copy_rule: { ...shown, ...saved },
@@ -138,7 +141,12 @@ export class TradingService {
     const scope = callerScope(user);
     return {
       key: JSON.stringify(['alerts/infos', scope.categories]),
-      compute: async () => ({ alerts: await listAlerts(this.deps.db, scope) }),
+      // A burst of one kind on one account is one line with its count (alert-groups.ts), newest 100 lines.
+      compute: async () => ({
+        alerts: groupAlerts(await listAlerts(this.deps.db, scope, 1_000))
+          .slice(0, 100)
+          .map(({ id, type, message, datetime, count }) => ({ id, type, message, datetime, count })),
+      }),
     } satisfies CachedRead<unknown>;
   }
 }

@@ -12,6 +12,13 @@ import { Worker } from 'node:worker_threads';
  */
 const BOOT = `
 const { workerData } = require('node:worker_threads');
+if (workerData.nice) {
+  // Linux: a thread's id names it to setpriority, which then lowers this thread alone.
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    require('node:os').setPriority(tid, workerData.nice);
+  } catch {}
+}
 import(workerData.tsx).then((tsx) => {
   tsx.register();
   return import(workerData.entry);
@@ -51,6 +58,13 @@ export interface WorkerLimits {
   late: () => Error;
   /** What an error of the worker (out of memory among them) becomes. */
   failed?: (err: Error & { code?: string }) => Error;
+  /**
+   * A lower priority for the worker's thread (a nice value, 1–19; Linux, elsewhere ignored): on a
+   * machine of few cores the main thread, which answers every other request, then goes first.
+   */
+  nice?: number;
+  /** The young generation's size (MB; 64 unless given): smaller, more frequent scavenges and less memory held. */
+  youngMb?: number;
 }
 
 /** Runs `entry` (a module URL) in a worker with `data` as its workerData; resolves with its first message. */
@@ -58,9 +72,9 @@ export function runInWorker<T>(entry: string, data: Record<string, unknown>, lim
   return new Promise<T>((resolve, reject) => {
     const worker = new Worker(BOOT, {
       eval: true,
-      workerData: { tsx: TSX, entry, ...data },
+      workerData: { tsx: TSX, entry, nice: limits.nice ?? 0, ...data },
       transferList,
-      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
+      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: limits.youngMb ?? 64, stackSizeMb: 8 },
       stdout: false,
       stderr: false,
     });

@@ -1,5 +1,5 @@
 import { maxDrawdownMoney, maxDrawdownPct } from './drawdown.ts';
-import { cents, mean, roundTo, sum } from './stats.ts';
+import { cents, mean, roundTo, stdev, sum } from './stats.ts';
 
 // Risk statistics of an account (Accounts → Stats, docs/copy-quality.md, "Risk statistics"): Sharpe and Sortino
 // on daily returns of the end-of-day NAV, equity drawdown, expectancy and recovery factor.
@@ -59,19 +59,35 @@ export function dailyReturns(navs: readonly NavPoint[], flows: readonly CashFlow
   return returns;
 }
 
-/** Sample standard deviation (n − 1); null under two values. */
-function sampleStdev(xs: readonly number[]): number | null {
-  const m = mean(xs);
-  if (m === null || xs.length < 2) return null;
-  return Math.sqrt(sum(xs.map((x) => (x - m) ** 2)) / (xs.length - 1));
+/**
+ * Mean return over the standard deviation of the returns, risk-free rate 0, per period (not
+ * annualised): `sample` (n − 1) for the daily ratio, `population` (n) for the per-trade one
+ * (docs/figures.md, "Analysis of an account's trades"); null under two returns or with no variation.
+ */
+export function periodSharpe(returns: readonly number[], divisor: 'population' | 'sample'): number | null {
+  const m = mean(returns);
+  const sd = stdev(returns, divisor);
+  if (m === null || returns.length < 2 || sd === null || !(sd > 0)) return null;
+  return m / sd;
 }
+
+/**
+ * Mean return over the downside deviation DD = √(Σ min(r, 0)² / n) over all n returns, target 0, per
+ * period (not annualised) [ours]; null under two returns or without a losing one.
+ */
+export function periodSortino(returns: readonly number[]): number | null {
+  const m = mean(returns);
+  if (m === null || returns.length < 2) return null;
+  const downside = Math.sqrt(sum(returns.map((r) => Math.min(r, 0) ** 2)) / returns.length);
+  if (!(downside > 0)) return null;
+  return m / downside;
+}
+
+const annualised = (x: number | null): number | null => (x === null ? null : x * Math.sqrt(TRADING_DAYS_PER_YEAR));
 
 /** Annualised Sharpe ratio, risk-free rate 0: mean(r) / stdev(r) × √252, sample stdev (n − 1) [ours]; null under two returns or with no variation. */
 export function sharpeRatio(returns: readonly number[]): number | null {
-  const m = mean(returns);
-  const sd = sampleStdev(returns);
-  if (m === null || sd === null || !(sd > 0)) return null;
-  return (m / sd) * Math.sqrt(TRADING_DAYS_PER_YEAR);
+  return annualised(periodSharpe(returns, 'sample'));
 }
 
 /**
@@ -79,11 +95,7 @@ export function sharpeRatio(returns: readonly number[]): number | null {
  * DD = √(Σ min(r, 0)² / n) over all n returns [ours]; null under two returns or without a losing day.
  */
 export function sortinoRatio(returns: readonly number[]): number | null {
-  const m = mean(returns);
-  if (m === null || returns.length < 2) return null;
-  const downside = Math.sqrt(sum(returns.map((r) => Math.min(r, 0) ** 2)) / returns.length);
-  if (!(downside > 0)) return null;
-  return (m / downside) * Math.sqrt(TRADING_DAYS_PER_YEAR);
+  return annualised(periodSortino(returns));
 }
 
 /** Max drawdown % of the NAV index chained from the daily returns (cash flows neutralised, docs/figures.md Drawdown); null without returns. */

@@ -158,15 +158,18 @@ export interface StatementFigures {
 }
 
 /**
- * The statement's figures. `deals` are all the account's deals (its balance is their sum), `nav` its
+ * The statement's figures. `deals` are the account's deals (its balance is their sum), `nav` its
  * end-of-day rows, `live` its figures now (the closing ones of a range reaching `today`). Opening
  * and closing balances are the deals' sums before and through the range; equities are the end-of-day
- * valuations of the day before and of the last day (the balance where a day has none).
+ * valuations of the day before and of the last day (the balance where a day has none). A server
+ * reads only the range's deals and gives the sum of those before it as `openingCents`.
  */
 export function statementFigures(input: {
   range: DayRange;
   today: number;
   deals: readonly StatementDeal[];
+  /** The balance (in cents) of the deals before the range that `deals` leaves out. */
+  openingCents?: number;
   nav: readonly { day: number; balance: number; equity: number }[];
   live: { balance: number; equity: number };
   showRebates: boolean;
@@ -177,13 +180,13 @@ export function statementFigures(input: {
   const endS = (lastDay + 1) * DAY_S;
   const navByDay = new Map(input.nav.map((r) => [r.day, r]));
 
-  let opening = 0;
+  let opening = input.openingCents ?? 0;
   const sums = { deposits: 0, withdrawals: 0, closed_pl: 0, swap: 0, commissions: 0, broker_fees: 0, rebates: 0, other: 0 };
   const flowsByDay = new Map<number, number>();
   const balanceByDay = new Map<number, number>();
   const flows: { at: number; amount: number }[] = [];
   const trades: StatementFigures['trades'] = [];
-  let running = 0;
+  let running = opening;
   for (const d of [...input.deals].sort((a, b) => a.at - b.at)) {
     const money = c(dealMoney(d));
     if (d.at < startS) {

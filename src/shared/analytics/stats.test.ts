@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mean, median, roundTo, sum } from './stats.ts';
+import { mean, median, normalCdf, pearson, roundTo, stdev, sum } from './stats.ts';
 
 describe('mean', () => {
   it('is null for no values', () => expect(mean([])).toBeNull());
@@ -39,4 +39,42 @@ describe('sum and roundTo', () => {
     expect(Object.is(roundTo(-0.001, 2), -0)).toBe(false);
   });
   it('maps non-finite to 0', () => expect(roundTo(Number.NaN, 2)).toBe(0));
+});
+
+describe('stdev', () => {
+  // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, Σ (x − 5)² = 32 → population √(32 / 8) = 2, sample √(32 / 7) = 2.138090.
+  it('population divides by n, sample by n − 1', () => {
+    expect(stdev([2, 4, 4, 4, 5, 5, 7, 9], 'population')).toBe(2);
+    expect(stdev([2, 4, 4, 4, 5, 5, 7, 9], 'sample')).toBeCloseTo(2.13809, 5);
+  });
+  it('is null without enough values', () => {
+    expect(stdev([], 'population')).toBeNull();
+    expect(stdev([3], 'sample')).toBeNull();
+    expect(stdev([3], 'population')).toBe(0);
+  });
+});
+
+describe('pearson', () => {
+  it('is 1 and −1 on a line, and r on a cloud', () => {
+    expect(pearson([[0, 1], [1, 3], [2, 5]])).toBe(1);
+    expect(pearson([[0, 5], [1, 3], [2, 1]])).toBe(-1);
+    // (1, 2), (2, 1), (3, 4): means 2 and 7/3; Sxy = 2, Sxx = 2, Syy = 14/3 → 2 / √(28/3) = 0.654654.
+    expect(pearson([[1, 2], [2, 1], [3, 4]])).toBeCloseTo(0.654654, 6);
+  });
+  it('is null under two pairs or where a side does not vary', () => {
+    expect(pearson([[1, 2]])).toBeNull();
+    expect(pearson([[1, 2], [2, 2]])).toBeNull();
+  });
+});
+
+describe('normalCdf', () => {
+  // Reference values: Φ(x) = ½ erfc(−x / √2), printed to 16 digits by Python's math.erfc.
+  it.each([
+    [0, 0.5],
+    [1, 0.8413447460685429],
+    [1.96, 0.9750021048517795],
+    [-2.5, 0.006209665325776139],
+    [1.6448536269514722, 0.95],
+    [8, 0.9999999999999993],
+  ])('Φ(%d) = %d', (x, expected) => expect(normalCdf(x)).toBeCloseTo(expected, 14));
 });

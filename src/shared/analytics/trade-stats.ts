@@ -40,6 +40,12 @@ export function tradingCosts(account: { total_commission: number; total_fees: nu
   return cents(finiteOrZero(account.total_commission) + finiteOrZero(account.total_fees));
 }
 
+/** Profit factor: gross profit ÷ |gross loss| of the net results (MT5 testing report); null without a losing trade. */
+export function profitFactor(results: readonly number[]): number | null {
+  const losses = results.filter((p) => p < 0);
+  return losses.length > 0 ? sum(results.filter((p) => p > 0)) / Math.abs(sum(losses)) : null;
+}
+
 function percent(part: number, whole: number): number {
   return whole > 0 ? (part / whole) * 100 : 0;
 }
@@ -77,7 +83,7 @@ export function tradeStats(trades: readonly TradeFigures[]): TradeStats {
     lots: sum(trades.map((t) => t.volume)),
     commissions: sum(trades.map((t) => t.commission)),
     swap: sum(trades.map((t) => t.swap)),
-    profit_factor: losses.length > 0 ? grossProfit / Math.abs(grossLoss) : null,
+    profit_factor: profitFactor(results),
     gross_profit: grossProfit,
     gross_loss: grossLoss,
   };

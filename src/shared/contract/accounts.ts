@@ -54,6 +54,11 @@ export const Account = z.object({
   total_rebate: Money.nullable(),
   margin: Money,
   margin_level: Percent.nullable(),
+  /**
+   * Ours: how the account is fed — `simulated` (the demo market), `terminal` (a terminal agent reports
+   * it live), `statement` (its broker's statements: figures as of the last one booked, no orders here).
+   */
+  feed: z.enum(['simulated', 'terminal', 'statement']),
 });
 export type Account = z.infer<typeof Account>;
 

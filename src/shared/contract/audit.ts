@@ -26,13 +26,13 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-/** Every user's changes: a user with the write permission sees all audit rows, not only their own. */
+/** The changes a write user may read: the rows about their portfolios' accounts and portfolios, and their own (docs/security.md). */
 export const AuditResponse = z
   .object({
     data: z.array(AuditEntry),
     page: z.number().int(),
     page_size: z.number().int(),
-    total: z.number().int().describe('rows in the whole log'),
+    total: z.number().int().describe('rows of the log the caller may read'),
   })
-  .describe('The audit log of every user, newest first (write permission: all rows are visible).');
+  .describe('The audit log the caller may read, newest first: rows about accounts and portfolios of theirs, their own rows about none; every row for a user authorised for every portfolio.');
 export type AuditResponse = z.infer<typeof AuditResponse>;

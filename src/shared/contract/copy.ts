@@ -10,7 +10,9 @@ export const CopyReportQuery = z.strictObject({
   period: CopyPeriod.default('1m'),
 });
 
-export const MissReason = z.enum(['pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'no_margin', 'equity_stop', 'no_size', 'unknown']);
+export const MissReason = z.enum([
+  'pair_not_allowed', 'bridge_off', 'agent_offline', 'server_down', 'rejected', 'expired', 'unanswered', 'no_margin', 'equity_stop', 'guard_close_only', 'guard_closed', 'no_size', 'unknown',
+]);
 export type MissReason = z.infer<typeof MissReason>;
 
 export const CopiedTrade = z.object({
@@ -50,8 +52,11 @@ export const BridgeHealth = z.object({
   broker_name: z.string(),
   /** Seconds since the account's last update. */
   last_update_age_s: z.number().int(),
-  /** simulated: the demo market; live: its agent reported within a minute; silent: within 10 minutes; offline: longer. */
-  state: z.enum(['simulated', 'live', 'silent', 'offline']),
+  /**
+   * simulated: the demo market; live: its agent reported within a minute; silent: within 10 minutes;
+   * statement: fed by its broker's statements, the last one booked within 4 days; offline: longer, or never.
+   */
+  state: z.enum(['simulated', 'live', 'silent', 'statement', 'offline']),
   /** Commands its terminal carried out, of those answered or expired, in the period; null without any. */
   command_success_pct: Percent.nullable(),
 });

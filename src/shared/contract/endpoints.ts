@@ -1,7 +1,7 @@
 /**
  * The HTTP API as one table: per endpoint its method, path, request schemas (query, body, path
- * params) and its 200 answer's schema. The server's routes read their schemas from here (through
- * routeSchema, src/server/http/route-schema.ts) and the client's one HTTP call (apiRequest,
+ * params) and its 200 answer's schema. The server's routes read their schemas from their entry
+ * (src/server/routes/) and the client's one HTTP call (apiRequest,
  * src/client/api/http.ts) takes an entry and the z.input of its request schemas, and parses the
  * answer with its response schema: both sides name the same schema for the same wire
  * (docs/architecture.md, "One wire contract").
@@ -38,6 +38,9 @@ import { AllowedPairsBody, AllowedPairsResponse, CopyRulesResponse } from './cop
 import { HistoricalDealsQuery, HistoricalDealsResponse } from './deals.ts';
 import { FeesQuery, FeesResponse, FeeTermsQuery, FeeTermsResponse, SetFeeTermsBody, StatementQuery, StatementResponse } from './fees.ts';
 import { HistoricalInfosQuery, HistoricalNavResponse } from './nav.ts';
+import { FLEX_FETCH_PATH, FLEX_PATH, FlexParams, FlexStatusResponse, SetFlexBody } from './flex.ts';
+import { ImportStatementResponse } from './import.ts';
+import { GuardParams, GuardResponse, GuardsQuery, GuardsResponse, RearmGuardBody, SetGuardBody } from './guards.ts';
 import { CloseBySymbolBody, SetTpSlBody } from './positions.ts';
 import {
   PushPreferences,
@@ -48,7 +51,7 @@ import {
   VapidKeyResponse,
 } from './push.ts';
 import { RebatesQuery, RebatesResponse } from './rebates.ts';
-import { MaeMfeQuery, MaeMfeResponse } from './stats.ts';
+import { AnalysisQuery, AnalysisResponse, MaeMfeQuery, MaeMfeResponse } from './stats.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -90,6 +93,7 @@ export const endpoints = {
   copyRules: endpoint({ method: 'GET', path: '/api/copy-rules/infos', response: CopyRulesResponse }),
   allowedPairs: endpoint({ method: 'POST', path: '/api/copy-rules/allowed-pairs', body: AllowedPairsBody, response: AllowedPairsResponse }),
   maeMfe: endpoint({ method: 'GET', path: '/api/stats/mae_mfe', query: MaeMfeQuery, response: MaeMfeResponse }),
+  analysis: endpoint({ method: 'GET', path: '/api/stats/analysis', query: AnalysisQuery, response: AnalysisResponse }),
   alerts: endpoint({ method: 'GET', path: '/api/alerts/infos', query: NoQuery, response: AlertsResponse }),
   rebates: endpoint({ method: 'GET', path: '/api/stats/rebates', query: RebatesQuery, response: RebatesResponse }),
 
@@ -108,12 +112,22 @@ export const endpoints = {
   copyGrowth: endpoint({ method: 'GET', path: '/api/copy/growth', query: CopyGrowthQuery, response: CopyGrowthResponse }),
   riskLimits: endpoint({ method: 'PUT', path: '/api/risk/limits', body: RiskLimitsBody, response: MessageResponse }),
   equityStop: endpoint({ method: 'PUT', path: '/api/risk/equity-stop', body: EquityStopBody, response: MessageResponse }),
+  guards: endpoint({ method: 'GET', path: '/api/copy/guards', query: GuardsQuery, response: GuardsResponse }),
+  setGuard: endpoint({ method: 'PUT', path: '/api/copy/guards', body: SetGuardBody, response: GuardResponse }),
+  deleteGuard: endpoint({ method: 'DELETE', path: '/api/copy/guards/:id', params: GuardParams, response: GuardResponse }),
+  rearmGuard: endpoint({ method: 'POST', path: '/api/copy/guards/:id/rearm', params: GuardParams, body: RearmGuardBody, response: GuardResponse }),
 
   // Fees and statements. A statement's `format=pdf|csv` answers a file; `format=json`, this schema.
   feeTerms: endpoint({ method: 'GET', path: '/api/fees/terms', query: FeeTermsQuery, response: FeeTermsResponse }),
   setFeeTerms: endpoint({ method: 'PUT', path: '/api/fees/terms', body: SetFeeTermsBody, response: MessageResponse }),
   fees: endpoint({ method: 'GET', path: '/api/fees', query: FeesQuery, response: FeesResponse }),
   statement: endpoint({ method: 'GET', path: '/api/statements', query: StatementQuery, response: StatementResponse }),
+
+  // An Interactive Brokers account's daily Flex fetch (docs/ibkr.md)
+  flexStatus: endpoint({ method: 'GET', path: FLEX_PATH, params: FlexParams, query: NoQuery, response: FlexStatusResponse }),
+  setFlex: endpoint({ method: 'PUT', path: FLEX_PATH, params: FlexParams, body: SetFlexBody, response: FlexStatusResponse }),
+  deleteFlex: endpoint({ method: 'DELETE', path: FLEX_PATH, params: FlexParams, response: MessageResponse }),
+  fetchFlex: endpoint({ method: 'POST', path: FLEX_FETCH_PATH, params: FlexParams, response: ImportStatementResponse }),
 
   // Alerts pushed to the caller's phones (Web Push)
   vapidKey: endpoint({ method: 'GET', path: '/api/push/vapid-public-key', query: NoQuery, response: VapidKeyResponse }),

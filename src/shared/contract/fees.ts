@@ -80,15 +80,22 @@ export const FeeTermsResponse = z.object({
   }),
 });
 
+/** The first year a period or a day of a range may be in (the books' days count from 1970-01-01). */
+export const FIRST_YEAR = 1970;
+const PERIOD_MESSAGE = `period must be a month ('2026-03') or a quarter ('2026-Q1') of a four-digit year from ${FIRST_YEAR}`;
+/** A day of a range: a calendar day from 1970 ('0026-11-01' is not read as 1926, nor as year 26). */
+const RangeDay = (field: string) => IsoDay(field).refine((s) => Number(s.slice(0, 4)) >= FIRST_YEAR, `${field} must be a day from ${FIRST_YEAR} on`);
+
 /** A period: `period` ('2026-03' or '2026-Q1'), or `from` and `to` ('YYYY-MM-DD', both included; `to` defaults to today). */
 const PeriodQuery = {
   account: Text('account', 100),
   period: z
-    .string({ error: "period must be a month ('2026-03') or a quarter ('2026-Q1')" })
-    .regex(/^\d{4}-(0[1-9]|1[0-2]|Q[1-4])$/, "period must be a month ('2026-03') or a quarter ('2026-Q1')")
+    .string({ error: PERIOD_MESSAGE })
+    .regex(/^\d{4}-(0[1-9]|1[0-2]|Q[1-4])$/, PERIOD_MESSAGE)
+    .refine((s) => Number(s.slice(0, 4)) >= FIRST_YEAR, PERIOD_MESSAGE)
     .optional(),
-  from: IsoDay('from').optional(),
-  to: IsoDay('to').optional(),
+  from: RangeDay('from').optional(),
+  to: RangeDay('to').optional(),
 };
 const onePeriod = <T extends { period?: string | undefined; from?: string | undefined; to?: string | undefined }>(q: T) =>
   q.period === undefined ? q.from !== undefined : q.from === undefined && q.to === undefined;
@@ -153,6 +160,13 @@ export const StatementTrade = z.object({
   net: Money,
 });
 
+export const StatementRiskEvent = z.object({
+  at: EpochSeconds,
+  /** warn, warn_rearmed, close_only, close_all, close (one copy closed, with its fill) or rearm. */
+  kind: z.string(),
+  message: z.string(),
+});
+
 export const StatementResponse = z.object({
   data: z.object({
     account: FeeAccount,
@@ -179,6 +193,8 @@ export const StatementResponse = z.object({
     /** Money-weighted return over the period, % (Modified Dietz); null when nothing was invested. */
     mwr_pct: Percent.nullable(),
     trades: z.array(StatementTrade),
+    /** What the account's copy guards did in the period (a level reached, a copy closed, a re-arm), oldest first. */
+    risk_events: z.array(StatementRiskEvent),
   }),
 });
 export type StatementData = z.infer<typeof StatementResponse>['data'];

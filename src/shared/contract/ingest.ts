@@ -13,6 +13,7 @@ export const MAX_DEALS_PER_BATCH = 500;
 export const MAX_POSITIONS_PER_BATCH = 500;
 export const MAX_ACCOUNTS_PER_BATCH = 20;
 export const MAX_QUOTES_PER_BATCH = 500;
+export const MAX_DROPPED_PER_BATCH = 50;
 /** A batch whose clock is further than this from the server's is answered with `clock_skew_flagged`. */
 export const CLOCK_SKEW_LIMIT_S = 60;
 /**
@@ -56,6 +57,14 @@ export const IngestAccountState = z.strictObject({
   free_margin: Money,
   leverage: z.number().int().min(1).max(10_000),
   currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be a 3-letter ISO code'),
+  /**
+   * The terminal is connected to its trade server (MT5 TERMINAL_CONNECTED) and trading is allowed
+   * (TERMINAL_TRADE_ALLOWED and ACCOUNT_TRADE_ALLOWED). A position missing from full snapshots is
+   * closed by its absence only while both are true (docs/ingest-api.md, 'Closes need evidence');
+   * absent: not known, taken as true.
+   */
+  connected: z.boolean().optional(),
+  trade_allowed: z.boolean().optional(),
 });
 export type IngestAccountState = z.infer<typeof IngestAccountState>;
 
@@ -217,6 +226,14 @@ export const IngestBatch = z.strictObject({
     .min(SENT_AT_MIN_MS, SENT_AT)
     .max(SENT_AT_MAX_MS, SENT_AT),
   accounts: z.array(IngestAccount).max(MAX_ACCOUNTS_PER_BATCH),
+  /**
+   * What the agent left out of this batch because the server refused it before (a 400 naming it): each
+   * item once, with the server's words. The server keeps the latest on the agent's status.
+   */
+  dropped: z
+    .array(z.strictObject({ item: Text('item', 100), reason: Text('reason', 500) }))
+    .max(MAX_DROPPED_PER_BATCH)
+    .optional(),
 }).superRefine((batch, ctx) => {
   refuseDuplicates(ctx, batch.accounts, (a) => JSON.stringify([a.login, a.server]), (i) => ['accounts', i],
     (a) => `the account ${a.login} on ${a.server} is given twice in this batch`);
@@ -264,5 +281,10 @@ export const CommandAnswer = z.strictObject({
   state: z.enum(['done', 'rejected', 'not_found', 'expired']),
   /** The terminal's own words (its error for a refusal). */
   message: Text('message', 500, { allowEmpty: true }).optional(),
+  /**
+   * An `open` command done: the identifier of the position it opened (MT5 POSITION_IDENTIFIER, MT4
+   * ticket). The server links the copy to its master by it, whatever the broker does to its comment.
+   */
+  identifier: Ticket.optional(),
 });
 export const CommandParams = z.strictObject({ id: z.uuid({ error: 'id must be a command UUID' }) });

@@ -32,6 +32,12 @@ export const NavRow = z.object({
   balance_currency: Money,
   account_currency: z.string(),
   derived: z.boolean(),
+  /**
+   * Ours: the broker's own net asset value of the day, where a statement states it (an Interactive
+   * Brokers EquitySummary), and `equity` − it: the books' NAV against the broker's. null elsewhere.
+   */
+  broker_equity: Money.nullable(),
+  broker_difference: Money.nullable(),
 });
 export type NavRow = z.infer<typeof NavRow>;
 export const HistoricalNavResponse = z.object({

@@ -23,7 +23,7 @@ export const ReadyResponse = z
     redis: z
       .object({ ok: z.boolean(), message: z.string().optional() })
       .optional()
-      .describe('With REDIS_URL (several instances): whether this instance reaches Redis. Reported, not required.'),
+      .describe('With REDIS_URL (several instances): whether this instance reaches Redis (both connections up, PING answered within 1 s). Required: without it the instance is not ready.'),
   })
-  .describe('Readiness: the database answers SELECT 1 within 2 s.');
+  .describe('Readiness: the database answers SELECT 1 within 2 s and, with REDIS_URL, Redis answers PING within 1 s. 503 otherwise, with the reason.');
 export type ReadyResponse = z.infer<typeof ReadyResponse>;

@@ -50,6 +50,18 @@ export const Position = z.object({
   medianMfe: Measure.nullable(),
   /** Number of account positions in the row. */
   legs: z.number().int(),
+  /**
+   * Ours: the day a broker statement marked the row's figures (epoch seconds of that day's start,
+   * UTC), for positions known from statements only (an Interactive Brokers account fed by Flex): they
+   * are that day's, not live. The oldest of its legs; absent for a live row.
+   */
+  as_of: EpochSeconds.optional(),
+  /**
+   * Ours: since when (epoch seconds) its terminal's full snapshots leave a leg out without a closing
+   * deal: the row keeps its last figures, unconfirmed, until the close is confirmed or it is reported
+   * again (docs/ingest-api.md, 'Closes need evidence'). The earliest of its legs; absent otherwise.
+   */
+  unconfirmed_since: EpochSeconds.optional(),
 });
 export type Position = z.infer<typeof Position>;
 

@@ -1,3 +1,4 @@
+import type { IncomeKind } from './broker-events.ts';
 import type { Market } from './market.ts';
 import type { Side } from './side.ts';
 
@@ -48,13 +49,13 @@ export interface CashFlow {
   ticket?: number;
   /** An imported statement's opening balance (the balance before its period), not money the user moved. */
   opening?: boolean;
-  /** The MT5 type of the broker's deal where it is no plain balance deal: 6, a bonus. */
-  dealType?: number;
+  /** Where the money is no plain deposit or withdrawal: the broker's bonus (capital brought in, named apart). */
+  reason?: 'bonus';
 }
 
 /**
- * The introducing broker's rebate paid into the account (an MT5 agent commission deal, types 10 and
- * 11): income, like a trade's result, not a deposit (docs/architecture.md, "Rebates credited as deals").
+ * The introducing broker's rebate paid into the account (MetaTrader's agent commission deals): income,
+ * like a trade's result, not a deposit (docs/architecture.md, "Rebates credited as deals").
  */
 export interface RebateCredit {
   kind: 'rebate';
@@ -68,9 +69,9 @@ export interface RebateCredit {
 
 /**
  * A result of the account booked by the broker as a deal of its own, not a trade: a charge, a
- * correction, a commission (per deal, daily or monthly), interest, a dividend or tax (MT5 deal types
- * 4, 5, 7, 8, 9, 12, 15, 16, 17). It moves the balance as a trade's result does, not as a deposit
- * (docs/architecture.md, "Deal types on the books").
+ * correction, a commission (per deal, daily or monthly), interest, a dividend, withholding or other
+ * tax, a fee. It moves the balance as a trade's result does, not as a deposit (docs/architecture.md,
+ * "Deal types on the books").
  */
 export interface AccountResult {
   kind: 'result';
@@ -78,8 +79,8 @@ export interface AccountResult {
   /** epoch seconds */
   at: number;
   amount: number;
-  /** The MT5 deal type, which names the row in the deal list. */
-  dealType: number;
+  /** What it is (src/shared/domain/broker-events.ts), which names the row in the deal list. */
+  reason: Exclude<IncomeKind, 'rebate' | 'credit'>;
   /** The broker's ticket of the deal. */
   ticket?: number;
 }

@@ -1,11 +1,13 @@
 import { cents } from '#shared/analytics/stats.ts';
 import { DEAL_TYPE } from '#shared/contract/ingest.ts';
+import { dealReasonLabel, type DealReason } from './deal.ts';
 
 /**
- * What a MetaTrader 5 deal does to an account's books, by its type (ENUM_DEAL_TYPE): the one answer
- * the statement readers (src/shared/statements) and the books (src/server/ingest/mt5-books.ts) share, so
- * the balance a report's rows add up to is the balance the books reach (docs/architecture.md, "Deal
- * types on the books"; docs/ingest-api.md):
+ * The MetaTrader mapping's half that knows MT5's deal types (ENUM_DEAL_TYPE): what each does to an
+ * account's books, the one answer the statement readers (src/shared/statements) and the mapping onto
+ * neutral events (src/shared/domain/mt5-events.ts) share, so the balance a report's rows add up to is
+ * the balance the books reach (docs/architecture.md, "Deal types on the books"; docs/ingest-api.md).
+ * Past the mapping, nothing knows these numbers:
  *
  * - `trade` (buy, sell): a part of a position; the books book its round trip when it closes.
  * - `flow` (balance, bonus): money brought into the account or taken out of it, a deposit or a
@@ -59,22 +61,26 @@ export function balanceEffect(deal: DealMoney): number {
   return dealRole(deal.type) === 'none' ? 0 : cents(deal.profit + deal.commission + deal.fee + deal.swap);
 }
 
-const LABELS: ReadonlyMap<number, string> = new Map([
-  [DEAL_TYPE.charge, 'Charge'],
-  [DEAL_TYPE.correction, 'Correction'],
-  [DEAL_TYPE.bonus, 'Bonus'],
-  [DEAL_TYPE.commission, 'Commission'],
-  [DEAL_TYPE.commissionDaily, 'Daily commission'],
-  [DEAL_TYPE.commissionMonthly, 'Monthly commission'],
-  [DEAL_TYPE.interest, 'Interest'],
-  [DEAL_TYPE.dividend, 'Dividend'],
-  [DEAL_TYPE.dividendFranked, 'Franked dividend'],
-  [DEAL_TYPE.tax, 'Tax'],
+/** What a balance-moving MT5 deal type is in the neutral model (src/shared/domain/broker-events.ts). */
+const REASONS: ReadonlyMap<number, DealReason> = new Map<number, DealReason>([
+  [DEAL_TYPE.charge, 'charge'],
+  [DEAL_TYPE.correction, 'correction'],
+  [DEAL_TYPE.bonus, 'bonus'],
+  [DEAL_TYPE.commission, 'commission'],
+  [DEAL_TYPE.commissionDaily, 'commission_daily'],
+  [DEAL_TYPE.commissionMonthly, 'commission_monthly'],
+  [DEAL_TYPE.interest, 'interest'],
+  [DEAL_TYPE.dividend, 'dividend'],
+  [DEAL_TYPE.dividendFranked, 'dividend_franked'],
+  [DEAL_TYPE.tax, 'tax'],
 ]);
+
+/** The neutral reason of a bonus or a result of the account booked from a deal of this MT5 type; null for the others. */
+export const mt5Reason = (type: number): DealReason | null => REASONS.get(type) ?? null;
 
 /**
  * The deal list's type of a balance row booked from a deal of this MT5 type, where the row's kind
  * does not name it ('Charge', 'Interest', 'Bonus' …); null for the others (a balance deal is a
  * 'Deposit' or 'Withdrawal', an agent commission a 'Rebate').
  */
-export const dealTypeLabel = (type: number | null): string | null => (type === null ? null : (LABELS.get(type) ?? null));
+export const dealTypeLabel = (type: number | null): string | null => (type === null ? null : dealReasonLabel(mt5Reason(type)));

@@ -1,3 +1,4 @@
+import type { IncomeKind } from './broker-events.ts';
 import type { Market } from './market.ts';
 import type { Side } from './side.ts';
 
@@ -8,6 +9,9 @@ import type { Side } from './side.ts';
  * The money of a trade is its `net`; of the others, `amount`.
  */
 export type DealKind = 'trade' | 'deposit' | 'withdrawal' | 'rebate' | 'result';
+
+/** What a bonus or a result of the account is (the deal list names the row by it). */
+export type DealReason = 'bonus' | Exclude<IncomeKind, 'rebate' | 'credit'>;
 
 /**
  * A deal on an account's books, as the ledger books it and the deals table stores it (times in epoch
@@ -47,8 +51,26 @@ export interface Deal {
   /** An imported statement's opening balance (a cash flow): the balance before the statement's period. */
   opening?: boolean;
   /**
-   * The MT5 type of the broker's deal a balance row was booked from, where its kind does not name it:
-   * a bonus (a cash flow) or a result of the account (charge, interest, …); null otherwise.
+   * What a balance row is, where its kind does not name it: a bonus (a cash flow) or a result of the
+   * account (charge, interest, dividend, …); null otherwise.
    */
-  dealType?: number | null;
+  reason?: DealReason | null;
 }
+
+const REASON_LABELS: Readonly<Record<DealReason, string>> = {
+  bonus: 'Bonus',
+  charge: 'Charge',
+  correction: 'Correction',
+  commission: 'Commission',
+  commission_daily: 'Daily commission',
+  commission_monthly: 'Monthly commission',
+  interest: 'Interest',
+  dividend: 'Dividend',
+  dividend_franked: 'Franked dividend',
+  tax: 'Tax',
+  withholding_tax: 'Withholding tax',
+  fee: 'Fee',
+};
+
+/** The deal list's type of a balance row whose reason names it ('Bonus', 'Charge', 'Interest' …); null without a reason. */
+export const dealReasonLabel = (reason: DealReason | null | undefined): string | null => (reason ? REASON_LABELS[reason] : null);

@@ -5,13 +5,14 @@
 import { ROUTES, type ScreenPath } from './screens.ts';
 
 /** The kinds a user may receive on their phone (all of them until the user chooses). */
-export const PUSH_KINDS = ['drawdown', 'margin', 'equity_stop', 'copy', 'ping', 'bridge'] as const;
+export const PUSH_KINDS = ['drawdown', 'margin', 'equity_stop', 'guard', 'copy', 'ping', 'bridge'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 export const PUSH_KIND_LABELS: Record<PushKind, string> = {
   drawdown: 'Drawdown threshold crossed',
   margin: 'Margin level threshold crossed',
   equity_stop: 'Equity stop fired',
+  guard: 'Copy guard reached a level',
   copy: 'Copy missed or duplicated',
   ping: 'Account or terminal silent',
   bridge: 'Data bridge stopped or started',
@@ -30,6 +31,7 @@ export function screenOfAlert(kind: PushKind): ScreenPath {
     case 'ping':
       return ROUTES.accounts;
     case 'equity_stop':
+    case 'guard':
     case 'copy':
       return ROUTES.copy;
     case 'bridge':
@@ -58,6 +60,7 @@ const TITLES: Record<PushKind, string> = {
   drawdown: 'Drawdown alert',
   margin: 'Margin alert',
   equity_stop: 'Equity stop fired',
+  guard: 'Copy guard',
   copy: 'Copy alert',
   ping: 'Account silent',
   bridge: 'Data bridge',

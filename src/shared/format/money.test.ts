@@ -8,10 +8,22 @@ import {
   normaliseCurrency,
 } from './money.ts';
 
-// fr-FR groups thousands with U+202F (narrow no-break space) and puts U+00A0 before the symbol.
-describe('formatMoney (fr-FR, 2 decimals)', () => {
+// The one money format (docs/client.md): fr-FR figures (U+202F between thousands, decimal comma),
+// 2 decimals, U+00A0, then the currency's own symbol, never a CLDR code ('$US', '£GB').
+describe('formatMoney (fr-FR figures, the currency symbol, 2 decimals)', () => {
+  it('writes the issue\'s balances one way: 77 244,83 £ and -196,36 $', () => {
+    expect(formatMoney(77244.83, 'GBP')).toBe('77\u202f244,83\u00a0£');
+    expect(formatMoney(-196.36, 'USD')).toBe('-196,36\u00a0$');
+    expect(formatMoney(77244.83, 'GBP')).not.toMatch(/GB|US/);
+    expect(formatMoney(1500, 'JPY')).toBe('1\u202f500,00\u00a0¥');
+    expect(formatMoney(12.5, 'CHF')).toBe('12,50\u00a0CHF');
+  });
+  it('uses a narrow symbol for other currencies where one exists, else the code', () => {
+    expect(formatMoney(1, 'INR')).toBe('1,00\u00a0₹');
+    expect(formatMoney(1, 'SEK')).toBe('1,00\u00a0SEK');
+  });
   it('formats with the currency', () => {
-    expect(formatMoney(1234.5, 'USD')).toBe('1\u202f234,50\u00a0$US');
+    expect(formatMoney(1234.5, 'USD')).toBe('1\u202f234,50\u00a0$');
     expect(formatMoney(1234.5, 'EUR')).toBe('1\u202f234,50\u00a0€');
     expect(formatMoney(-1234567.891, 'EUR')).toBe('-1\u202f234\u202f567,89\u00a0€');
     expect(formatMoney(0.5, 'CHF')).toBe('0,50\u00a0CHF');
@@ -20,7 +32,7 @@ describe('formatMoney (fr-FR, 2 decimals)', () => {
     expect(formatMoney(1234.5)).toBe('1\u202f234,50\u00a0€');
     expect(formatMoney(1234.5, null)).toBe('1\u202f234,50\u00a0€');
     expect(formatMoney(1234.5, ' ')).toBe('1\u202f234,50\u00a0€');
-    expect(formatMoney(1, 'usd')).toBe('1,00\u00a0$US');
+    expect(formatMoney(1, 'usd')).toBe('1,00\u00a0$');
   });
   it('shows 0,00 for a non-numeric value (docs/product.md#validation)', () => {
     expect(formatMoney(null, 'EUR')).toBe('0,00\u00a0€');
@@ -40,31 +52,14 @@ describe('formatMoney (fr-FR, 2 decimals)', () => {
   });
 });
 
-describe('formatNavMoney (de-DE, 2 decimals)', () => {
-  it('uses dots for thousands and a comma for decimals', () => {
-    expect(formatNavMoney(1234.5, 'USD')).toBe('1.234,50\u00a0$');
-    expect(formatNavMoney(-1234567.891, 'EUR')).toBe('-1.234.567,89\u00a0€');
-    expect(formatNavMoney(null, 'EUR')).toBe('0,00\u00a0€');
-    expect(formatNavMoney(10, null)).toBe('10,00\u00a0€');
-  });
-});
-
-describe('formatRebateMoney', () => {
-  it('puts spaces between thousands, a decimal comma, and the symbol after', () => {
-    expect(formatRebateMoney(12345.67, 'USD')).toBe('12\u00a0345,67\u00a0$');
-    expect(formatRebateMoney(87.5, 'EUR')).toBe('87,50\u00a0€');
-    expect(formatRebateMoney(1234567, 'GBP')).toBe('1\u00a0234\u00a0567,00\u00a0£');
+describe('NAV and rebates money', () => {
+  it('are the one money format: the same balance reads the same on NAV, Rebates and every other screen', () => {
+    for (const [value, currency] of [[77244.83, 'GBP'], [-1234567.891, 'EUR'], [null, 'EUR'], [10, null], [-5, 'CAD'], [1, 'AUD']] as const) {
+      expect(formatNavMoney(value, currency)).toBe(formatMoney(value, currency));
+      expect(formatRebateMoney(value, currency)).toBe(formatMoney(value, currency));
+    }
+    expect(formatNavMoney(77244.83, 'GBP')).toBe('77\u202f244,83\u00a0£');
     expect(formatRebateMoney(-5, 'CAD')).toBe('-5,00\u00a0C$');
-  });
-  it('uses the symbols of docs/product.md#constants and the code otherwise', () => {
-    expect(formatRebateMoney(1, 'JPY')).toBe('1,00\u00a0¥');
-    expect(formatRebateMoney(1, 'AUD')).toBe('1,00\u00a0A$');
-    expect(formatRebateMoney(1, 'CHF')).toBe('1,00\u00a0CHF');
-    expect(formatRebateMoney(1, 'SEK')).toBe('1,00\u00a0SEK');
-    expect(formatRebateMoney(1)).toBe('1,00\u00a0€');
-  });
-  it('shows 0,00 for a non-numeric value', () => {
-    expect(formatRebateMoney(undefined, 'USD')).toBe('0,00\u00a0$');
   });
 });
 

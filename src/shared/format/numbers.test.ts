@@ -8,8 +8,16 @@ describe('formatPrice', () => {
     expect(formatPrice(1234.5)).toBe('1234.50000');
     expect(formatPrice(1.234567)).toBe('1.23457');
   });
+  it('shows a known instrument at its digits (src/shared/domain/instruments.ts)', () => {
+    expect(formatPrice(0.8564, 'EURGBP')).toBe('0.85640');
+    expect(formatPrice(161.25, 'USDJPY')).toBe('161.250');
+    expect(formatPrice(2650.4, 'XAUUSD')).toBe('2650.40');
+    expect(formatPrice(498.68, 'AAPL.US')).toBe('498.68');
+    expect(formatPrice(42000.5, 'US30')).toBe('42000.50');
+  });
   it('shows — when missing', () => {
     expect(formatPrice(null)).toBe('—');
+    expect(formatPrice(null, 'EURGBP')).toBe('—');
     expect(formatPrice(Number.NaN)).toBe(MISSING_VALUE);
   });
 });
@@ -39,11 +47,13 @@ describe('formatProfit', () => {
 });
 
 describe('formatQuantity', () => {
-  it('shows up to 4 decimals, none forced', () => {
+  it('shows lots at 2 decimals, so 0,30 lines up beside 0,41', () => {
     expect(formatQuantity(0.01)).toBe('0,01');
-    expect(formatQuantity(1.5)).toBe('1,5');
-    expect(formatQuantity(1500)).toBe('1\u202f500');
-    expect(formatQuantity(0.12345)).toBe('0,1235');
+    expect(formatQuantity(0.3)).toBe('0,30');
+    expect(formatQuantity(0.41)).toBe('0,41');
+    expect(formatQuantity(1.5)).toBe('1,50');
+    expect(formatQuantity(1500)).toBe('1\u202f500,00');
+    expect(formatQuantity(0.126)).toBe('0,13');
   });
   it('shows — when missing', () => {
     expect(formatQuantity(null)).toBe('—');

@@ -3,7 +3,7 @@ import type { StatementData } from '#shared/contract/fees.ts';
 import { fileSegment } from '#shared/domain/reports.ts';
 import { formatDateFr, formatDayFr } from '#shared/format/dates.ts';
 import { formatRebateMoney } from '#shared/format/money.ts';
-import { formatPercent, formatProfit, formatQuantity } from '#shared/format/numbers.ts';
+import { formatPercent, formatPrice, formatProfit, formatQuantity } from '#shared/format/numbers.ts';
 import { toCsv, UTF8_BOM, type CsvColumn } from './csv.ts';
 import type { TableReport } from './table-report.ts';
 
@@ -42,6 +42,24 @@ export function statementLines(s: StatementData): [string, number | null, string
   return lines;
 }
 
+/** Under the fees: what a charge is (docs/fees.md, "Fees move no money"). */
+export const FEES_OWED =
+  'Fees are owed to the manager: a fee charged here is not taken from the account, and the balances above are the broker\'s. ' +
+  'Where the broker takes a fee from the account, it is one of the account\'s own deals, in the figures above.';
+
+/** The closed trades' totals row: their profit, swap, commissions and fees, and net, summed to the cent. */
+export function tradeTotals(trades: StatementData['trades']): string[] {
+  const sum = (f: (t: StatementData['trades'][number]) => number) => trades.reduce((c, t) => c + Math.round(f(t) * 100), 0) / 100;
+  return [
+    `Total (${trades.length})`,
+    ...Array<string>(6).fill(''),
+    formatProfit(sum((t) => t.profit)),
+    formatProfit(sum((t) => t.swap)),
+    formatProfit(sum((t) => t.commission + t.fee)),
+    formatProfit(sum((t) => t.net)),
+  ];
+}
+
 export const statementFileName = (s: StatementData, ext: 'pdf' | 'csv'): string =>
   `statement_${fileSegment(s.account.account_name)}_${s.from}_${s.to}.${ext}`;
 
@@ -72,29 +90,41 @@ export function statementReport(s: StatementData, generatedAt: number): TableRep
         ? s.fees.map((f) => [FEE_KIND[f.kind]!, money(f.charged, f.currency), money(f.accrued, f.currency), f.currency])
         : [['No fee in this period', '', '', '']],
       rightAligned: [1, 2],
+      remark: FEES_OWED,
     },
     more: [
       {
         title: `Closed trades (${s.trades.length}), in ${s.account.currency}`,
         table: {
-          head: ['Closed (UTC)', 'Symbol', 'Type', 'Lots', 'Open', 'Close', 'Profit', 'Swap', 'Comm. + fees', 'Net'],
+          head: ['Opened (UTC)', 'Closed (UTC)', 'Symbol', 'Type', 'Lots', 'Open', 'Close', 'Profit', 'Swap', 'Comm. + fees', 'Net'],
           body: s.trades.length
             ? s.trades.map((t) => [
+                formatDateFr(t.opened_at, 'UTC'),
                 formatDateFr(t.closed_at, 'UTC'),
                 t.symbol,
                 t.type,
                 formatQuantity(t.quantity),
-                t.open_price === null ? '—' : String(t.open_price),
-                t.close_price === null ? '—' : String(t.close_price),
+                formatPrice(t.open_price, t.symbol),
+                formatPrice(t.close_price, t.symbol),
                 formatProfit(t.profit),
                 formatProfit(t.swap),
                 formatProfit(t.commission + t.fee),
                 formatProfit(t.net),
               ])
-            : [['No trade closed in this period', '', '', '', '', '', '', '', '', '']],
-          rightAligned: [3, 4, 5, 6, 7, 8, 9],
+            : [['No trade closed in this period', '', '', '', '', '', '', '', '', '', '']],
+          ...(s.trades.length ? { foot: tradeTotals(s.trades) } : {}),
+          rightAligned: [4, 5, 6, 7, 8, 9, 10],
+          fontSize: 7.5,
         },
       },
+      ...(s.risk_events.length
+        ? [
+            {
+              title: `Copy guards (${s.risk_events.length})`,
+              table: { head: ['When (UTC)', 'Event'], body: s.risk_events.map((e) => [formatDateFr(e.at, 'UTC'), e.message]), rightAligned: [] },
+            },
+          ]
+        : []),
     ],
   };
 }
@@ -102,8 +132,9 @@ export function statementReport(s: StatementData, generatedAt: number): TableRep
 const iso = (epochS: number | null): string | null => (epochS === null ? null : new Date(epochS * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
 /**
- * The statement as CSV: three tables one after the other, a blank line between them: the summary
- * (Item, Amount, Currency; the returns in %), the fees, the closed trades. Amounts are plain numbers.
+ * The statement as CSV: tables one after the other, a blank line between them: the summary (Item,
+ * Amount, Currency; the returns in %), the fees, the closed trades, and the copy guards' events when
+ * there were any. Amounts are plain numbers.
  */
 export function statementCsv(s: StatementData): string {
   type Line = [string, number | null, string | null];
@@ -136,18 +167,25 @@ export function statementCsv(s: StatementData): string {
     { title: 'Symbol', value: (t) => t.symbol },
     { title: 'Type', value: (t) => t.type },
     { title: 'Lots', value: (t) => t.quantity },
-    { title: 'Open price', value: (t) => t.open_price },
-    { title: 'Close price', value: (t) => t.close_price },
+    { title: 'Open price', value: (t) => (t.open_price === null ? null : formatPrice(t.open_price, t.symbol)) },
+    { title: 'Close price', value: (t) => (t.close_price === null ? null : formatPrice(t.close_price, t.symbol)) },
     { title: 'Profit', value: (t) => t.profit },
     { title: 'Swap', value: (t) => t.swap },
     { title: 'Commission', value: (t) => t.commission },
     { title: 'Fee', value: (t) => t.fee },
     { title: 'Net', value: (t) => t.net },
   ];
+  type Risk = StatementData['risk_events'][number];
+  const riskColumns: CsvColumn<Risk>[] = [
+    { title: 'Guard event (UTC)', value: (e) => iso(e.at) },
+    { title: 'Kind', value: (e) => e.kind },
+    { title: 'Event', value: (e) => e.message },
+  ];
   const blocks = [
     toCsv({ columns: lineColumns, rows: summary }),
     toCsv({ columns: feeColumns, rows: s.fees }),
     toCsv({ columns: tradeColumns, rows: s.trades }),
+    ...(s.risk_events.length ? [toCsv({ columns: riskColumns, rows: s.risk_events })] : []),
   ];
   return `${UTF8_BOM}${blocks.join('\r\n\r\n')}\r\n`;
 }

@@ -123,6 +123,20 @@ function floatingOf(positions: readonly IngestPosition[]): number {
 }
 
 /** A zip's local-file (PK 03 04) or, for an empty archive, end-of-directory (PK 05 06) signature. */
+/**
+ * Whether these bytes may be a MetaTrader report: a workbook (a zip, or an old .xls to refuse with its
+ * own message), or text with table cells anywhere (a report's tables may follow much markup).
+ * parseStatement says for sure.
+ */
+export function isMetaTraderReport(bytes: Uint8Array): boolean {
+  if (isZip(bytes) || isOldExcel(bytes)) return true;
+  const text = decodeText(bytes);
+  return text !== null && /<t[dh][\s>]/i.test(text);
+}
+
+/** MetaTrader's own refusal of a file that is none of its reports (the statement import names every format it reads instead). */
+export const NOT_A_METATRADER_REPORT = NOT_A_STATEMENT;
+
 function isZip(bytes: Uint8Array): boolean {
   if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) return false;
   return (bytes[2] === 0x03 && bytes[3] === 0x04) || (bytes[2] === 0x05 && bytes[3] === 0x06);

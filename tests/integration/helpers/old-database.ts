@@ -18,7 +18,7 @@ export async function databaseBefore(backend: Backend, next: number): Promise<Ol
   const db = backend === 'postgres' ? await openPostgres(process.env.TEST_DATABASE_URL!, schema) : await openPglite(null);
   await db.exec('CREATE TABLE schema_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
   for (const m of MIGRATIONS.filter((x) => x.version < next)) {
-    await db.exec(`BEGIN; ${m.sql}; INSERT INTO schema_migrations (version, name) VALUES (${m.version}, 'v${m.version}'); COMMIT;`);
+    await db.exec(`BEGIN; ${m.prelude ? await m.prelude(db) : ''} ${m.sql}; INSERT INTO schema_migrations (version, name) VALUES (${m.version}, 'v${m.version}'); COMMIT;`);
   }
   return {
     db,

@@ -17,6 +17,10 @@ export interface ReceivedPush {
   claims: { aud: string; exp: number; sub: string };
   /** The public key the token names (base64url). */
   vapidKey: string;
+  /** The devices of the posts taken before this one and not answered yet when it arrived (one entry a post). */
+  pendingThen: string[];
+  /** When it arrived (performance.now() of this process). */
+  at: number;
 }
 
 export interface FakeBrowser {
@@ -24,11 +28,27 @@ export interface FakeBrowser {
   subscription: { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } };
 }
 
+/** How the push service answers a device's posts: at once, after `delayMs`, or held until `release`. */
+export interface Answering {
+  delayMs?: number;
+  hold?: boolean;
+}
+
 export interface PushServiceStandIn {
   origin: string;
   received: ReceivedPush[];
-  /** Answers every later post to this device with this status (404/410: the subscription is gone). */
-  answer(device: string, status: number): void;
+  /**
+   * Answers every later post to this device with this status (404/410: the subscription is gone;
+   * 5xx: failing), at once, after a delay, or held until released (a slow device, or a dead one when
+   * the poster's deadline comes first).
+   */
+  answer(device: string, status: number, how?: Answering): void;
+  /** Answers the posts held for these devices (every device when none is named) now. */
+  release(devices?: readonly string[]): void;
+  /** Posts taken and not answered yet (held, delayed; not those the poster gave up on), of these devices or of all. */
+  pending(devices?: readonly string[]): number;
+  /** The most posts that were ever pending at once. */
+  peakPending(): number;
   browser(device: string): FakeBrowser;
   close(): Promise<void>;
 }
@@ -56,10 +76,24 @@ function verifyVapid(authorization: string | undefined, origin: string): { claim
   return { claims, key };
 }
 
+interface Pending {
+  device: string;
+  res: http.ServerResponse;
+  status: number;
+  timer?: NodeJS.Timeout;
+}
+
 export async function startPushService(): Promise<PushServiceStandIn> {
-  const devices = new Map<string, { ecdh: ECDH; auth: string; status: number }>();
+  const devices = new Map<string, { ecdh: ECDH; auth: string; status: number; how: Answering }>();
   const received: ReceivedPush[] = [];
+  const pending = new Set<Pending>();
+  let peak = 0;
   let origin = '';
+  const respond = (p: Pending) => {
+    clearTimeout(p.timer);
+    if (!pending.delete(p)) return;
+    if (!p.res.destroyed) p.res.writeHead(p.status).end();
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -74,28 +108,53 @@ export async function startPushService(): Promise<PushServiceStandIn> {
         const { claims, key } = verifyVapid(req.headers.authorization, origin);
         if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error(`content-encoding ${req.headers['content-encoding']}`);
         const text = decrypt(Buffer.concat(chunks), { version: 'aes128gcm', privateKey: known.ecdh, authSecret: known.auth }).toString('utf8');
-        received.push({ device, headers: req.headers, text, claims, vapidKey: key });
-        res.writeHead(known.status).end();
+        received.push({ device, headers: req.headers, text, claims, vapidKey: key, pendingThen: [...pending].map((p) => p.device), at: performance.now() });
       } catch (err) {
         res.writeHead(400).end(String(err));
+        return;
       }
+      if (!known.how.hold && !known.how.delayMs) {
+        res.writeHead(known.status).end();
+        return;
+      }
+      const p: Pending = { device, res, status: known.status };
+      pending.add(p);
+      peak = Math.max(peak, pending.size);
+      // The poster gave up (its deadline): no longer pending.
+      res.on('close', () => {
+        clearTimeout(p.timer);
+        pending.delete(p);
+      });
+      if (!known.how.hold) p.timer = setTimeout(() => respond(p), known.how.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const of = (names?: readonly string[]) => [...pending].filter((p) => !names || names.includes(p.device));
   return {
     origin,
     received,
-    answer(device, status) {
-      devices.get(device)!.status = status;
+    answer(device, status, how = {}) {
+      const known = devices.get(device)!;
+      known.status = status;
+      known.how = how;
     },
+    release(names) {
+      for (const p of of(names)) respond(p);
+    },
+    pending: (names) => of(names).length,
+    peakPending: () => peak,
     browser(device) {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
       const auth = b64url(randomBytes(16));
-      devices.set(device, { ecdh, auth, status: 201 });
+      devices.set(device, { ecdh, auth, status: 201, how: {} });
       return { subscription: { endpoint: `${origin}/push/${encodeURIComponent(device)}`, expirationTime: null, keys: { p256dh: b64url(ecdh.getPublicKey()), auth } } };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const p of [...pending]) respond(p);
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

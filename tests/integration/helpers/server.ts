@@ -4,10 +4,18 @@ import pg from 'pg';
 import { buildApp } from '#server/app.ts';
 import type { Simulator } from '#server/broker/simulated/index.ts';
 import { SimulatedMarket } from '#server/broker/simulated/simulated-market.ts';
-import type { AdapterFactory } from '#server/broker/registry.ts';
-import { DEFAULT_AUTH, DEFAULT_MARKET, type AppConfig, type AuthConfig, type MarketConfig } from '#server/config.ts';
-import type { PushConfig } from '#server/services/push-service.ts';
-import { DEFAULT_PUSH_SERVICE_ORIGINS } from '#server/push/rules.ts';
+import type { AdapterFactory } from '#server/broker/factory.ts';
+import {
+  DEFAULT_AUTH,
+  DEFAULT_MARKET,
+  DEFAULT_PUSH_SERVICE_ORIGINS,
+  IBKR_FLEX_DEFAULT_URL,
+  type AppConfig,
+  type AuthConfig,
+  type IbkrConfig,
+  type MarketConfig,
+  type PushConfig,
+} from '#server/config.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -30,6 +38,10 @@ export interface TestServerOptions {
   adapters?: readonly AdapterFactory[];
   /** Web Push settings (a local push-service stand-in's origin, given keys). */
   push?: Partial<PushConfig>;
+  /** Interactive Brokers' Flex Web Service (a local stand-in's address, a shorter first wait). */
+  ibkr?: Partial<IbkrConfig>;
+  /** Terminal agents: how long a position missing from full snapshots waits before its absence closes it (0 here unless given). */
+  agents?: AppConfig['agents'];
 }
 
 export function testConfig(backend: Backend, options: TestServerOptions = {}): AppConfig {
@@ -49,6 +61,10 @@ export function testConfig(backend: Backend, options: TestServerOptions = {}): A
     // A pinned clock and a manual market: tests step it with simulatorOf(app).tick().
     market: { ...DEFAULT_MARKET, tickMs: 0, feedIntervalMs: 50, autoTrade: false, historyMonths: 3, ...options.market },
     push: { serviceOrigins: DEFAULT_PUSH_SERVICE_ORIGINS, subject: 'mailto:tests@copy-monitor.invalid', ...options.push },
+    // The fake terminals of most suites close a position by leaving it out of their next full snapshot:
+    // its absence is evidence at once here. The suites of the evidence rule itself set the real window.
+    agents: { unconfirmedCloseAfterS: 0, ...options.agents },
+    ...(options.ibkr ? { ibkr: { flexUrl: IBKR_FLEX_DEFAULT_URL, fetchHourUtc: 6, ...options.ibkr } } : {}),
   };
 }
 

@@ -34,6 +34,8 @@ export class Terminal {
   open: IngestPosition[] = [];
   state: IngestAccountState | undefined;
   quotes: { symbol: string; bid: number; ask: number }[] = [];
+  /** How far this terminal's clock runs ahead of the real one (its batches' sent_at). */
+  clockOffsetMs = 0;
 
   constructor(
     private readonly server: () => TestServer,
@@ -56,7 +58,7 @@ export class Terminal {
         seq: ++this.seq,
         batch_id: randomUUID(),
         utc_offset_minutes: 0,
-        sent_at: Date.now(),
+        sent_at: Date.now() + this.clockOffsetMs,
         accounts: [
           {
             login: this.login,
@@ -85,8 +87,21 @@ export class Terminal {
     return res.body.commands;
   }
 
-  async answer(id: string, state = 'done'): Promise<void> {
-    const res = await http(this.server(), 'POST', `/api/ingest/v1/commands/${id}`, { headers: { 'x-agent-key': this.key }, body: { state } });
+  /**
+   * Polls until `count` commands of `kind` have arrived (or `waitS` has passed): a long poll answers
+   * as soon as one command is queued, and the engine may queue the next a moment later.
+   */
+  async collect(count: number, kind: AgentCommand['kind'] = 'open', waitS = 5): Promise<AgentCommand[]> {
+    const got: AgentCommand[] = [];
+    const deadline = Date.now() + waitS * 1000;
+    while (got.filter((c) => c.kind === kind).length < count && Date.now() < deadline) got.push(...(await this.poll(1)));
+    return got;
+  }
+
+  /** Answers a command; `identifier`: the position an open command opened. */
+  async answer(id: string, state = 'done', identifier?: number, message?: string): Promise<void> {
+    const body = { state, ...(identifier === undefined ? {} : { identifier }), ...(message === undefined ? {} : { message }) };
+    const res = await http(this.server(), 'POST', `/api/ingest/v1/commands/${id}`, { headers: { 'x-agent-key': this.key }, body });
     expect(res.status).toBe(200);
   }
 }

@@ -11,7 +11,7 @@ import { apiBaseUrl } from '#client/config/runtime-config.ts';
 
 /** When the upload fails without a message from the server. */
 export const IMPORT_FAILED = 'Import failed.';
-export const FILE_TOO_LARGE = `The file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB, too large for a trade history report.`;
+export const FILE_TOO_LARGE = `The file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB, too large for a statement file.`;
 
 /** A report of many megabytes on a phone's uplink takes longer than a JSON call's 30 s. */
 const UPLOAD_TIMEOUT_MS = 120_000;

@@ -17,4 +17,11 @@ describe('accounts sidebar order', () => {
     expect(effectiveAccountId(ordered, 'gone')).toBe('4');
     expect(effectiveAccountId([], 'x')).toBeNull();
   });
+
+  it('never defaults to an account that has not reported yet (last_update 0)', () => {
+    const ordered = [{ account_id: 'new', last_update: 0 }, { account_id: 'old', last_update: 1_700_000_000 }];
+    expect(effectiveAccountId(ordered, null)).toBe('old');
+    expect(effectiveAccountId(ordered, 'new')).toBe('new');
+    expect(effectiveAccountId([{ account_id: 'new', last_update: 0 }], null)).toBe('new');
+  });
 });

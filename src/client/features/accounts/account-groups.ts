@@ -1,3 +1,4 @@
+import { firstReported } from '#client/offline/first-report.ts';
 import type { Account } from '#shared/contract/accounts.ts';
 import { compareValues } from '#shared/domain/sorting.ts';
 
@@ -16,9 +17,10 @@ export function accountsByBroker<T extends Pick<Account, 'broker_name' | 'accoun
  * the first broker group (docs/product.md#screens: selected automatically on arrival and after a portfolio change).
  */
 export function effectiveAccountId(
-  ordered: readonly Pick<Account, 'account_id'>[],
+  ordered: readonly (Pick<Account, 'account_id'> & Partial<Pick<Account, 'last_update'>>)[],
   chosen: string | null,
 ): string | null {
   if (chosen !== null && ordered.some((a) => a.account_id === chosen)) return chosen;
-  return ordered[0]?.account_id ?? null;
+  // An account that never reported is never the default.
+  return firstReported(ordered)?.account_id ?? null;
 }

@@ -1,4 +1,4 @@
-import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { Account } from '#shared/contract/accounts.ts';
@@ -20,11 +20,15 @@ import { AccountDistributionPanel } from './panels/account-distribution-panel.ts
 import { AccountInfoPanel } from './panels/account-info-panel.tsx';
 import { AccountStatsPanel } from './panels/account-stats-panel.tsx';
 import { FeesPanel } from './panels/fees-panel.tsx';
+import { FlexPanel } from './panels/flex-panel.tsx';
 import { HistoricalTradesPanel } from './panels/historical-trades-panel.tsx';
 import { LiveTradesPanel } from './panels/live-trades-panel.tsx';
 import { PerformancePanel } from './panels/performance-panel.tsx';
 import { StatementImport } from './statement-import.tsx';
 import './accounts.css';
+
+/** The Fees & statement panel's anchor: Accounts' Statements link and the menu's lead there. */
+export const STATEMENTS_ID = 'statements';
 
 /** Accounts screen (docs/product.md#screens): pick an account, then its information, stats, distribution, performance and trades. */
 export function AccountsPage() {
@@ -66,6 +70,20 @@ export function AccountsPage() {
   return (
     <div className="accounts-screen">
       <PageTitle>Accounts</PageTitle>
+      {/* One tap to the account's statement, which is far down a phone's screen (issue 40 item 8). */}
+      <a
+        className="button statements-link"
+        href={`#${STATEMENTS_ID}`}
+        onClick={(event) => {
+          // Scrolled here: the router keeps the page where it is on a link to the same place.
+          const panel = document.getElementById(STATEMENTS_ID);
+          if (!panel) return;
+          event.preventDefault();
+          panel.scrollIntoView();
+        }}
+      >
+        Statements
+      </a>
       <div className="picker-layout">
         {/* Held in its place while the accounts load, so the panels do not move down when it fills. */}
         {loading || ordered.length > 0 ? (
@@ -102,6 +120,10 @@ function AccountPanels({ account, scope, canReadRebate, canWrite }: { account: A
   const wide = useIsWide();
   const stage = useStagedMount(STAGES);
   const accountId = account.account_id;
+  // Come by the menu's Statements (/accounts#statements): to the panel once it is drawn.
+  useEffect(() => {
+    if (stage >= 4 && window.location.hash === `#${STATEMENTS_ID}`) document.getElementById(STATEMENTS_ID)?.scrollIntoView();
+  }, [stage]);
   // Stats and historical trades cover all time; the chart asks for its own period.
   const deals = useQuery(dealQueries.historical({ account: accountId, filterRebalancing: true }));
   const dealsData = useDeferredValue(deals.data ?? null, null) ?? undefined;
@@ -120,12 +142,16 @@ function AccountPanels({ account, scope, canReadRebate, canWrite }: { account: A
         <AccountStatsPanel isPending={dealsPending || stage < 1} isError={deals.isError} data={dealsData} />
         <AccountDistributionPanel positions={stage < 1 ? null : positions} />
       </div>
+      {/* An account fed by Interactive Brokers' statements: its Flex fetch, for those who may set it. */}
+      {canWrite && account.feed === 'statement' && stage >= 1 ? <FlexPanel accountId={accountId} login={account.account} accountName={account.account_name} /> : null}
       {stage < 2 ? null : <PerformancePanel accountId={accountId} currency={account.currency} />}
       {stage < 3 ? null : <LiveTradesPanel positions={positions} error={live.error} wide={wide} />}
       {stage < 4 ? null : (
         <HistoricalTradesPanel isPending={dealsPending} isError={deals.isError} data={dealsData} showRebate={canReadRebate} wide={wide} />
       )}
-      {stage < 4 ? null : <FeesPanel accountId={accountId} accountName={account.account_name} currency={account.currency} canWrite={canWrite} />}
+      <div id={STATEMENTS_ID}>
+        {stage < 4 ? null : <FeesPanel accountId={accountId} accountName={account.account_name} currency={account.currency} canWrite={canWrite} />}
+      </div>
     </div>
   );
 }
@@ -139,6 +165,11 @@ const AccountHeading = memo(function AccountHeading({ account, canWrite }: { acc
         <p className="account-meta">
           {account.broker_name} · {account.account} · {account.server_name} · {account.currency}
           {account.is_master ? <span className="badge">Master</span> : null}
+          {account.feed === 'statement' ? (
+            <span className="badge" title="Fed by its broker's statements: figures as of the last one booked, no orders here">
+              Statements
+            </span>
+          ) : null}
         </p>
       </div>
       {canWrite ? <StatementImport account={account} /> : null}

@@ -40,6 +40,17 @@ async function openDialog() {
   return { user, dialog, client };
 }
 
+/** A MetaTrader answer: one statement, booked into the account, no cash stated. */
+const mt5Answer = {
+  message: '',
+  format: 'mt5-html',
+  added: 0,
+  updated: 0,
+  skipped: 0,
+  statements: [{ account: 'acc-1', booked: true, reason: null, base_currency: 'USD', base_rule: 'the report header', trades: 0, cash: [] }],
+  warnings: [],
+};
+
 const report = () => new File(['<html>…</html>'], 'ReportHistory-5122470.html', { type: 'text/html' });
 
 describe('offsetMinutes', () => {
@@ -64,10 +75,14 @@ describe('offsetMinutes', () => {
 describe('StatementImport', () => {
   it('uploads the file as it is, with the offset in minutes, and sums up what the import did with its warnings folded', async () => {
     const warnings = [1, 2, 3, 4].map((i) => `Row ${i}: deal ${i} of unknown type "x" was skipped.`);
-    const sent = answer(200, { message: 'Imported: 5 added, 1 updated, 3 skipped.', added: 5, updated: 1, skipped: 3, warnings });
+    const sent = answer(200, { ...mt5Answer, message: 'Imported: 5 added, 1 updated, 3 skipped.', added: 5, updated: 1, skipped: 3, warnings });
     const { user, dialog, client } = await openDialog();
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     expect(within(dialog).getByText('CON Follower 03')).toBeTruthy();
+    // Both kinds of file are named, and the picker offers them.
+    const picker = within(dialog).getByLabelText('Report file');
+    expect(picker.getAttribute('accept')).toBe('.htm,.html,.xlsx,.xml');
+    expect(within(dialog).getByText(/MetaTrader 5 trade history report .* Interactive Brokers Flex statement \(\.xml\), at most 20 MB\./)).toBeTruthy();
     const file = report();
     await user.upload(within(dialog).getByLabelText('Report file'), file);
     const offset = within(dialog).getByLabelText('Broker time offset (hours from UTC)');
@@ -77,6 +92,9 @@ describe('StatementImport', () => {
 
     const status = within(dialog).getByRole('status');
     expect(await within(status).findByText('Imported: 5 added, 1 updated, 3 skipped.')).toBeTruthy();
+    expect(within(status).getByText('Read as MetaTrader 5 trade history report (HTML)')).toBeTruthy();
+    expect(within(status).getByText('CON Follower 03 · 5122470')).toBeTruthy();
+    expect(within(status).getByText('Base currency USD, from the report header · 0 fills booked')).toBeTruthy();
     const url = new URL(sent[0]!.url, 'http://localhost');
     expect(url.pathname).toBe('/api/accounts/import-statement');
     expect(Object.fromEntries(url.searchParams)).toEqual({ account: 'acc-1', utc_offset_minutes: '330' });
@@ -92,13 +110,13 @@ describe('StatementImport', () => {
   });
 
   it('shows a few warnings as they are', async () => {
-    answer(200, { message: '', added: 0, updated: 0, skipped: 0, warnings: ['Row 9: a deal without a deal number was skipped.'] });
+    answer(200, { ...mt5Answer, warnings: ['Row 9: a deal without a deal number was skipped.'] });
     const { user, dialog } = await openDialog();
     await user.upload(within(dialog).getByLabelText('Report file'), report());
     await user.click(within(dialog).getByRole('button', { name: 'Import' }));
     const status = within(dialog).getByRole('status');
     expect(await within(status).findByText('1 warning:')).toBeTruthy();
-    expect(within(status).getByRole('listitem').textContent).toBe('Row 9: a deal without a deal number was skipped.');
+    expect(within(within(status).getByRole('list', { name: 'Warnings' })).getByRole('listitem').textContent).toBe('Row 9: a deal without a deal number was skipped.');
     expect(status.querySelector('details')).toBeNull();
   });
 

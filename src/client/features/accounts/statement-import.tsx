@@ -1,16 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { STATEMENT_FILE_TYPES, UTC_OFFSET_MAX, UTC_OFFSET_MIN, type ImportStatementResponse } from '#shared/contract/import.ts';
+import { STATEMENT_FILE_TYPES, STATEMENT_MAX_BYTES, UTC_OFFSET_MAX, UTC_OFFSET_MIN, type ImportStatementResponse } from '#shared/contract/import.ts';
 import { accountKeys } from '#client/api/queries/accounts.ts';
 import { dealKeys } from '#client/api/queries/deals.ts';
 import { IMPORT_FAILED, importStatement } from '#client/api/queries/statement-import.ts';
 import { Modal } from '#client/ui/modal.tsx';
+import { ImportSummary } from './import-summary.tsx';
 import './statement-import.css';
 
 export const CHOOSE_FILE = 'Choose a report file to import.';
 export const BAD_OFFSET = `Enter the broker's offset in hours from UTC, from ${UTC_OFFSET_MIN / 60} to ${UTC_OFFSET_MAX / 60}.`;
-/** More warnings than this are folded away under their count. */
-const OPEN_WARNINGS = 3;
 
 interface ImportTarget {
   account_id: string;
@@ -18,6 +17,10 @@ interface ImportTarget {
   account: string;
   account_name: string;
 }
+
+/** The files the import reads (STATEMENT_FILE_TYPES), in words. */
+export const STATEMENT_KINDS =
+  'A MetaTrader 5 trade history report (.htm, .html, .xlsx), a MetaTrader 4 statement (.htm) or an Interactive Brokers Flex statement (.xml)';
 
 /** 'Import statement' beside the selected account's heading (write users only; the page decides). */
 export function StatementImport({ account }: { account: ImportTarget }) {
@@ -55,6 +58,7 @@ export function offsetMinutes(text: string): number | null {
 function StatementImportDialog({ account, onClose }: { account: ImportTarget; onClose: () => void }) {
   const formId = useId();
   const hintId = useId();
+  const kindsId = useId();
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [offset, setOffset] = useState('0');
@@ -116,6 +120,7 @@ function StatementImportDialog({ account, onClose }: { account: ImportTarget; on
           <input
             type="file"
             accept={STATEMENT_FILE_TYPES}
+            aria-describedby={kindsId}
             data-autofocus
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
@@ -124,6 +129,9 @@ function StatementImportDialog({ account, onClose }: { account: ImportTarget; on
             }}
           />
         </label>
+        <p id={kindsId} className="statement-import-hint">
+          {STATEMENT_KINDS}, at most {STATEMENT_MAX_BYTES / 1024 / 1024} MB.
+        </p>
         <label className="field">
           <span>Broker time offset (hours from UTC)</span>
           <input
@@ -140,12 +148,12 @@ function StatementImportDialog({ account, onClose }: { account: ImportTarget; on
           />
         </label>
         <p id={hintId} className="statement-import-hint">
-          MetaTrader reports show the broker's server time; many brokers run at 2 in winter and 3 in summer. Trade history
-          report (.htm, .html, .xlsx) or MT4 statement, at most 20 MB.
+          How far the file's times are ahead of UTC: MetaTrader shows the broker's server time (many brokers run at 2 in winter
+          and 3 in summer); a Flex statement, the time zone its Flex Query was set to.
         </p>
         {/* Always present, so that a summary arriving is announced. */}
         <div role="status" className="statement-import-result">
-          {result ? <ImportSummary result={result} /> : null}
+          {result ? <ImportSummary result={result} account={account} /> : null}
         </div>
         {problem ? (
           <p role="alert" className="form-error">
@@ -154,33 +162,5 @@ function StatementImportDialog({ account, onClose }: { account: ImportTarget; on
         ) : null}
       </form>
     </Modal>
-  );
-}
-
-function ImportSummary({ result }: { result: ImportStatementResponse }) {
-  const { added, updated, skipped, warnings } = result;
-  const list = (
-    <ul className="statement-import-warnings">
-      {warnings.map((w, i) => (
-        <li key={i}>{w}</li>
-      ))}
-    </ul>
-  );
-  const label = `${warnings.length} ${warnings.length === 1 ? 'warning' : 'warnings'}`;
-  return (
-    <>
-      <p className="statement-import-summary">{`Imported: ${added} added, ${updated} updated, ${skipped} skipped.`}</p>
-      {warnings.length === 0 ? null : warnings.length <= OPEN_WARNINGS ? (
-        <>
-          <p className="statement-import-warnings-title">{label}:</p>
-          {list}
-        </>
-      ) : (
-        <details className="statement-import-details">
-          <summary>{label}</summary>
-          {list}
-        </details>
-      )}
-    </>
   );
 }

@@ -33,15 +33,19 @@ export const REASON_LABELS: Record<MissReason, string> = {
   agent_offline: 'Agent offline',
   server_down: 'No server copying',
   rejected: 'Rejected by the terminal',
+  expired: 'Expired at the terminal',
+  unanswered: 'No answer from the terminal',
   no_margin: 'Not enough margin',
   equity_stop: 'Equity stop',
+  guard_close_only: 'Guard: close-only',
+  guard_closed: 'Guard: closed',
   no_size: 'Size unknown (equity in EUR)',
   unknown: 'Not recorded',
 };
 
 const MISSES_SHOWN = 8;
 
-const STATE_LABELS: Record<BridgeHealth['state'], string> = { simulated: 'Simulated', live: 'Live', silent: 'Silent', offline: 'Offline' };
+const STATE_LABELS: Record<BridgeHealth['state'], string> = { simulated: 'Simulated', live: 'Live', silent: 'Silent', statement: 'Statements', offline: 'Offline' };
 
 const num = (digits: number) => numberFormat('fr-FR', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const fmt = (value: number | null | undefined, digits = 1, unit = '') => (value === null || value === undefined ? MISSING_VALUE : `${num(digits).format(value)}${unit}`);
@@ -182,7 +186,7 @@ export function HealthStrip({ health }: { health: readonly BridgeHealth[] }) {
   return (
     <div className="health-strip" role="group" aria-label="Bridge health">
       <p className="health-summary">
-        {(['live', 'simulated', 'silent', 'offline'] as const)
+        {(['live', 'simulated', 'statement', 'silent', 'offline'] as const)
           .filter((s) => counts[s])
           .map((s) => `${counts[s]} ${STATE_LABELS[s].toLowerCase()}`)
           .join(' · ')}
@@ -391,8 +395,9 @@ export function CopyPage() {
                 subtitle: f.is_copy ? `${f.copied} copied · ${f.missed} missed · slippage ${fmt(f.avg_entry_slippage_pips, 2, ' pips')}` : 'Not a copy account',
                 figure: points(f.tracking_difference),
                 tone: f.tracking_difference ?? 0,
+                note: 'vs master',
               })}
-              hint="Tracking difference against the master; tap a follower for its figures."
+              hint="On the right, the tracking difference: the follower's return minus its master's, in percentage points (pts). Tap a follower for its figures."
               fields={columnsToFields(FOLLOWER_COLUMNS).slice(2)}
               label="Followers"
               emptyText="No follower in this portfolio."
@@ -414,7 +419,8 @@ export function CopyPage() {
             <CardList
               items={brokers}
               itemKey={(b) => b.broker_name}
-              face={(b) => ({ title: `${b.rank}. ${b.broker_name}`, subtitle: `${b.trades} copies · ${fmt(b.avg_delay_ms, 0, ' ms')} avg delay`, figure: `Slippage ${fmt(b.avg_entry_slippage_pips, 2, ' pips')}`, tone: -(b.avg_entry_slippage_pips ?? 0) })}
+              face={(b) => ({ title: `${b.rank}. ${b.broker_name}`, subtitle: `${b.trades} copies · ${fmt(b.avg_delay_ms, 0, ' ms')} avg delay`, figure: fmt(b.avg_entry_slippage_pips, 2, ' pips'), tone: -(b.avg_entry_slippage_pips ?? 0), note: 'avg slippage' })}
+              hint="Average entry slippage against the master, in pips (positive: a worse price). Tap a broker for its figures."
               fields={columnsToFields(BROKER_COLUMNS).slice(2)}
               label="Brokers by copy quality"
               emptyText="No copy in this period."

@@ -8,14 +8,12 @@ import { FOREX_PAIRS } from '#shared/domain/pairs.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { parseDecimalInput } from '#shared/domain/suggestions.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
-import { formatMoney } from '#shared/format/money.ts';
 import { numberFormat } from '#shared/format/numbers.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { copyRuleKeys, copyRuleMutations, copyRuleQueries } from '#client/api/queries/copy-rules.ts';
 import { copyKeys } from '#client/api/queries/copy.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
-import { KEPT_TOAST, pairsText, pendingForMaster } from '#client/offline/outbox.ts';
-import { PendingNote } from '#client/offline/outbox-review.tsx';
+import { KEPT_TOAST, pendingForMaster } from '#client/offline/outbox.ts';
 import { useOutbox } from '#client/offline/outbox-store.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
@@ -23,9 +21,11 @@ import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useToast } from '#client/ui/toast.tsx';
 import { relationKeys, relationMutations, relationQueries, type RelationChange } from './api/relations.ts';
+import { GuardLegend } from './guard-legend.tsx';
+import { MasterCard } from './master-card.tsx';
+import { useRelationGuards } from './relation-guards.ts';
 import type { Market } from '#shared/domain/market.ts';
 
-const lots = numberFormat('fr-FR', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
 const fixed2 = numberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const MODES: readonly { value: SizingMode; label: string }[] = [
@@ -34,24 +34,6 @@ const MODES: readonly { value: SizingMode; label: string }[] = [
   { value: 'fixed', label: 'Fixed lot' },
 ];
 
-/** How a relation sizes its copies, in a few words. */
-export function sizingLabel(sizing: CopySizing, maxLot: number | null, market: Market = 'Forex'): string {
-  const unit = (n: number) => (market === 'Forex' ? (n > 1 ? 'lots' : 'lot') : n > 1 ? 'shares' : 'share');
-  const size =
-    sizing.mode === 'ratio'
-      ? `${lots.format(sizing.ratio)} × the master's ${unit(2)}`
-      : sizing.mode === 'equity'
-        ? `equity proportion × ${lots.format(sizing.multiplier)}`
-        : `fixed ${lots.format(sizing.lot)} ${unit(sizing.lot)}`;
-  return maxLot === null ? size : `${size}, at most ${lots.format(maxLot)} ${unit(maxLot)}`;
-}
-
-function stopLabel(r: CopyRelation): string | null {
-  if (r.equity_stop === null) return null;
-  const level = formatMoney(r.equity_stop, r.follower.currency);
-  return r.equity_stopped_at === null ? `stop ${level}` : `stop ${level} fired ${formatDateFr(r.equity_stopped_at)}: not copying`;
-}
-
 type Editing =
   | { kind: 'add'; master: Account }
   | { kind: 'edit'; relation: CopyRelation; master: Account | undefined; follower: Account | undefined }
@@ -59,8 +41,9 @@ type Editing =
 
 /**
  * Who copies whom in the portfolio (docs/copying.md): each master with the pairs its followers copy
- * and each follower with its sizing, cap and equity stop. A write user adds a follower to a master,
- * edits its terms or ends it, and sets the master's pairs; others read.
+ * and each follower with its sizing, cap and equity stop, and the guards of each (a badge per guard).
+ * A write user adds a follower to a master, edits its terms or ends it, sets the master's pairs, and
+ * sets, re-arms or removes guards; others read.
  */
 export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; canWrite: boolean }) {
   const relations = useQuery(relationQueries.list(portfolio));
@@ -68,6 +51,7 @@ export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; 
   const rules = useQuery(copyRuleQueries.infos());
   const kept = useOutbox();
   const [editing, setEditing] = useState<Editing | null>(null);
+  const { guards, error: guardsError } = useRelationGuards(relations.data ?? [], canWrite ? (accounts.data ?? []).filter((a) => a.is_master) : []);
 
   let body;
   if (relations.isPending || accounts.isPending) body = <LoadingState>Loading copy relations...</LoadingState>;
@@ -85,71 +69,22 @@ export function RelationsPanel({ portfolio, canWrite }: { portfolio: Portfolio; 
         <EmptyState>No account copies another in this portfolio.</EmptyState>
       ) : (
         <div className="relation-masters">
-          {masters.map((m) => {
-            const rule = ruleOf.get(m.account_id);
-            const keptPairs = pendingForMaster(kept, m.account_id);
-            const followers = followersOf.get(m.account_id) ?? [];
-            return (
-              <article key={m.account_id} className="relation-master" aria-label={`Master ${m.account_name}`}>
-                <header className="relation-master-head">
-                  <div>
-                    <h3>{m.account_name}</h3>
-                    <p className="relation-sub">
-                      {m.broker_name} · {m.account}
-                    </p>
-                  </div>
-                  {canWrite ? (
-                    <button type="button" className="button relation-small" onClick={() => setEditing({ kind: 'pairs', master: m, rule })} aria-label={`Pairs of ${m.account_name}`}>
-                      Pairs
-                    </button>
-                  ) : null}
-                </header>
-                {rule?.allowed_pairs.length ? (
-                  <p className="relation-pairs">
-                    Copies {rule.market_type === 'Forex' ? 'forex' : 'equities'}: {rule.allowed_pairs.join(' · ')}
-                  </p>
-                ) : followers.length ? (
-                  // Followers and nothing they may copy: worth a warning.
-                  <p className="relation-pairs relation-warn">No pair allowed yet: none of its trades is copied. Set its pairs.</p>
-                ) : null}
-                {keptPairs ? (
-                  <p className="relation-pairs">
-                    <PendingNote /> Pairs: {pairsText(keptPairs.request.new_allowed_pairs)}
-                  </p>
-                ) : null}
-                {followers.length ? (
-                  <ul className="relation-followers" aria-label={`Followers of ${m.account_name}`}>
-                    {followers.map((r) => (
-                      <li key={r.id}>
-                        <div className="relation-follower">
-                          <span className="relation-name">{r.follower.account_name}</span>
-                          <span className="relation-terms">{sizingLabel(r.sizing, r.max_lot, rule?.market_type)}</span>
-                          {stopLabel(r) ? <span className={r.equity_stopped_at === null ? 'relation-terms' : 'relation-terms relation-warn'}>{stopLabel(r)}</span> : null}
-                        </div>
-                        {canWrite ? (
-                          <button
-                            type="button"
-                            className="button relation-small"
-                            aria-label={`Edit ${r.follower.account_name}`}
-                            onClick={() => setEditing({ kind: 'edit', relation: r, master: m, follower: byId.get(r.follower.account_id) })}
-                          >
-                            Edit
-                          </button>
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <p className="relation-sub">No follower yet.</p>
-                )}
-                {canWrite ? (
-                  <button type="button" className="button relation-add" onClick={() => setEditing({ kind: 'add', master: m })} aria-label={`Add a follower to ${m.account_name}`}>
-                    + Add follower
-                  </button>
-                ) : null}
-              </article>
-            );
-          })}
+          {guardsError ? <p className="copy-note relation-masters-note">Guards could not be read: {guardsError.message}</p> : null}
+          {guards.length ? <GuardLegend /> : null}
+          {masters.map((m) => (
+            <MasterCard
+              key={m.account_id}
+              master={m}
+              rule={ruleOf.get(m.account_id)}
+              keptPairs={pendingForMaster(kept, m.account_id)}
+              followers={followersOf.get(m.account_id) ?? []}
+              guards={guards}
+              canWrite={canWrite}
+              onPairs={() => setEditing({ kind: 'pairs', master: m, rule: ruleOf.get(m.account_id) })}
+              onEdit={(r) => setEditing({ kind: 'edit', relation: r, master: m, follower: byId.get(r.follower.account_id) })}
+              onAdd={() => setEditing({ kind: 'add', master: m })}
+            />
+          ))}
         </div>
       );
   }

@@ -6,6 +6,7 @@ import { endpoints } from '#shared/contract/endpoints.ts';
 import { ApiError, apiRequest, NETWORK_ERROR } from '#client/api/http.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { safeRedirect } from '#client/app/paths.ts';
+import './login-page.css';
 
 const LOGIN_FAILED = 'Login failed. Please try again.';
 
@@ -39,8 +40,9 @@ export function LoginPage() {
   return (
     <div className="login-screen">
       <main className="login-card">
-        <div className="login-brand" aria-hidden="true">
-          <span className="brand-mark large" />
+        <div className="login-brand">
+          <span className="brand-mark large" aria-hidden="true" />
+          <p className="login-product">Copy Monitor</p>
         </div>
         <h1>Sign in to your account</h1>
         <form onSubmit={onSubmit} noValidate={false}>

@@ -30,6 +30,16 @@ import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { SortSelect } from '#client/ui/sort-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import {
+  brokerNavCardField,
+  brokerNavColumns,
+  brokerNavCsvColumns,
+  hasBrokerNav,
+  isBrokerNavKey,
+  withBrokerNav,
+  type BrokerNavKey,
+  type NavScreenRow,
+} from './broker-nav.tsx';
 import './nav.css';
 
 const REALTIME = 'realtime';
@@ -37,7 +47,7 @@ const REALTIME = 'realtime';
 /** NAV mode (docs/product.md#states): real time, or a historical month and one of its days. */
 type NavMode = { kind: 'realtime' } | { kind: 'historical'; month: string; day: number | undefined };
 
-type NavColumnKey = 'broker_name' | 'account_name' | 'balance' | 'equity' | 'pnl';
+type NavColumnKey = 'broker_name' | 'account_name' | 'balance' | 'equity' | 'pnl' | BrokerNavKey;
 
 const MESSAGES = {
   loading: 'Loading account data...',
@@ -120,21 +130,22 @@ export function NavPage() {
   // The data's own time keeps a just-updated row from looking "in the future" between two ticks.
   const now = Math.max(tick, live.dataUpdatedAt);
 
-  let rows: NavViewRow[] = [];
+  let rows: NavScreenRow[] = [];
   let loading = false;
   let error: string | null = null;
   if (realtime) {
-    if (live.data) rows = realtimeViewRows(live.data);
+    if (live.data) rows = withBrokerNav(realtimeViewRows(live.data), undefined);
     else if (live.isError) error = live.error.message;
     else loading = true;
   } else if (month !== undefined) {
-    if (monthData && day !== undefined) rows = historicalViewRows(monthData.data, month, day);
+    if (monthData && day !== undefined) rows = withBrokerNav(historicalViewRows(monthData.data, month, day), monthData.data);
     // docs/product.md#errors: historical NAV load errors show no message, only the empty table.
     else if (!monthQuery.isError && !(monthData && days.length === 0)) loading = true;
   }
   const summary = summariseNavByCurrency(rows);
+  const brokerNav = hasBrokerNav(rows);
 
-  const columns: TableColumn<NavViewRow, NavColumnKey>[] = [
+  const columns: TableColumn<NavScreenRow, NavColumnKey>[] = [
     {
       key: 'broker_name',
       header: 'Broker',
@@ -167,6 +178,8 @@ export function NavPage() {
           },
         ]
       : []),
+    // Only where a statement gave the broker's own NAV for a row in view.
+    ...(brokerNav ? brokerNavColumns : []),
   ];
   // Sorting by Live P/L means nothing for end-of-day rows; fall back to the default order.
   const activeSort = sort !== null && columns.some((c) => c.key === sort.key) ? sort : null;
@@ -214,12 +227,13 @@ export function NavPage() {
   };
 
   // The accounts table as on screen, figures unformatted; the currency and the freshness dot's time as columns of their own.
-  const csvColumns: CsvColumn<NavViewRow>[] = [
+  const csvColumns: CsvColumn<NavScreenRow>[] = [
     { title: 'Broker', value: (row) => row.broker_name },
     { title: 'Account Name', value: (row) => row.account_name },
     { title: 'Balance', value: (row) => csvNumber(row.balance) },
     { title: 'Equity', value: (row) => csvNumber(row.equity) },
     ...(realtime ? [{ title: 'Live P/L', value: (row: NavViewRow) => csvNumber(row.pnl) }] : []),
+    ...(brokerNav ? brokerNavCsvColumns : []),
     { title: 'Currency', value: (row) => row.currency },
     ...(realtime ? [{ title: 'Last update', value: (row: NavViewRow) => csvDateTime(row.last_update) }] : []),
   ];
@@ -313,7 +327,11 @@ export function NavPage() {
                     {realtime ? <FreshnessDot lastUpdate={row.last_update} now={now} /> : null}
                   </span>
                 )}
-                fields={columnsToFields(columns.filter((c) => c.key !== 'account_name'))}
+                fields={[
+                  ...columnsToFields(columns.filter((c) => c.key !== 'account_name' && !isBrokerNavKey(c.key))),
+                  // The broker's NAV and the difference share one line of the card.
+                  ...(brokerNav ? [brokerNavCardField] : []),
+                ]}
                 emptyText={MESSAGES.noAccounts}
                 className="nav-cards"
               />

@@ -21,6 +21,7 @@ import { useIsWide } from '#client/ui/use-media-query.ts';
 import { useNearViewport } from '#client/ui/use-near-viewport.ts';
 import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { AccountInfoPanel, AccountPicker, AccountStatsPanel, BrokerSidebar, DistributionPanel } from './components/account-panels.tsx';
+import { firstReported, hasReported } from '#client/offline/first-report.ts';
 import { ExecutionPanel } from './components/execution-grid.tsx';
 import { positionKey } from './components/live-positions.tsx';
 import { TradesPanel } from './components/panel.tsx';
@@ -207,7 +208,8 @@ function SummaryScreen({ stage }: { stage: number }) {
   const brokersLoading = brokersData === undefined && !brokers.isError;
   const accountList = useMemo(() => accountsData ?? [], [accountsData]);
   const masters = useMemo(() => accountList.filter((a) => a.is_master), [accountList]);
-  const account = accountList.find((a) => a.account_id === accountId) ?? masters[0] ?? accountList[0] ?? null;
+  // An account that never reported is never the default (it has no figures yet).
+  const account = accountList.find((a) => a.account_id === accountId) ?? firstReported(masters.filter(hasReported)) ?? firstReported(accountList) ?? null;
 
   const panels = useMemo(() => dashboardPanels(portfolio, positions ?? []), [portfolio, positions]);
   const shown = useMemo(() => (positions ? positions.filter((p) => p.is_master === masterOnly) : null), [positions, masterOnly]);
@@ -237,7 +239,7 @@ function SummaryScreen({ stage }: { stage: number }) {
   const placeholders = mode === 'all' ? 1 : accountsLoading ? 1 : Math.max(1, masters.length);
 
   const bothPanels = panels.fx && panels.equity;
-  // On a phone the positions come first: the master sections follow the trades.
+  // The positions come first, on a phone and on a desktop (issue 40): the master sections follow the trades.
   const mastersPanel = (
     <MastersPanel sections={sections} placeholders={placeholders} portfolio={portfolio} mode={mode} onMode={setMode} canWrite={canWrite} />
   );
@@ -250,20 +252,18 @@ function SummaryScreen({ stage }: { stage: number }) {
 
       <BridgeHealthLine portfolio={portfolio} />
 
-      {wide ? mastersPanel : null}
-
       <MasterOnlySwitch checked={masterOnly} onChange={setMasterOnly} />
 
       <div className={bothPanels ? 'summary-trades summary-trades-two' : 'summary-trades'}>
         {panels.fx ? (
-          <TradesPanel title="FX trades" positions={fxRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} />
+          <TradesPanel title="FX trades" positions={fxRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} grouped={!masterOnly} />
         ) : null}
         {panels.equity ? (
-          <TradesPanel title="Equity trades" positions={equityRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} />
+          <TradesPanel title="Equity trades" positions={equityRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} grouped={!masterOnly} />
         ) : null}
       </div>
 
-      {wide ? null : mastersPanel}
+      {mastersPanel}
 
       {stage >= 2 ? (
         <ExecutionPanel

@@ -3,7 +3,6 @@ import { instrumentSpec } from '#shared/domain/instruments.ts';
 import { eurRates } from '#shared/domain/fx.ts';
 import type { Database } from '#server/db/database.ts';
 import { liveAccounts } from '#server/db/accounts-repo.ts';
-import { lastLiveNavDayOfSource } from '#server/db/nav-repo.ts';
 import { writeContextOf } from '#server/db/write-context.ts';
 import {
   closingIdentifiers,
@@ -29,12 +28,14 @@ import type {
   OpenOrder,
   TradeEvent,
 } from '#server/broker/port.ts';
+import { figuresOf } from '#server/books/day-ends.ts';
 import { dayOf } from '#server/ledger/calendar.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
-import { Listeners } from '#server/broker/listeners.ts';
+import { Listeners, tradeEventsBetween } from '#server/broker/listeners.ts';
 import { LocalBus, type Bus } from '#server/scale/bus.ts';
 import { channels } from '#server/scale/channels.ts';
+import { tellFailedCopies } from './failed-copies.ts';
 
 export interface AgentBrokerOptions {
   /** How often the accounts are watched (silence, margin level) and a day end looked for. */
@@ -49,13 +50,12 @@ export interface AgentBrokerOptions {
   bus?: Bus;
 }
 
+
 const REPORTED = channels.agentsReported;
 const QUEUED = channels.commandsQueued;
 const ANSWERED = channels.commandsAnswered;
 /** Reported positions closed are remembered this long (longer while an open copy names one). */
 const CLOSED_POSITIONS_KEPT_MS = 30 * 86_400_000;
-/** At most this many days that ended while no process led are ended at a start (each at the last figures reported). */
-const MAX_CATCH_UP_DAYS = 400;
 
 type Quote = { symbol: string; bid: number; ask: number };
 
@@ -127,9 +127,6 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
     // What is open now was open before this process ran: no trade events for it (nothing copied again).
     this.refreshing = this.load(true);
     await this.refreshing;
-    // The days that ended while no process led (down, or between leaders) end at the first housekeeping.
-    const last = await lastLiveNavDayOfSource(this.db, 'agent');
-    if (last !== null) this.day = Math.max(Math.min(this.day, last + 1), this.day - MAX_CATCH_UP_DAYS);
     this.running = true;
     this.watch();
   }
@@ -147,31 +144,17 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
 
   /**
    * Commands never handed out in time expire; the real accounts are watched like the simulated
-   * ones ('no update' after 10 minutes, margin level); at 00:00 UTC their day ends in the ledger
-   * (end-of-day NAV at the figures the terminals last reported, and profit sharing at a month end).
+   * ones ('no update' after 10 minutes, margin level); once a day, closed positions no open copy
+   * names are forgotten. (Their day ends are the core's: src/server/books/day-ends.ts.)
    */
   private async housekeeping(): Promise<void> {
     for (const id of await expirePending(this.db, new Date())) this.waiters.get(id)?.();
+    await tellFailedCopies(this.db, this.options.commandTtlMs);
     const nowS = this.options.now() / 1000;
-    const figures = [...this.current.accounts.values()].map((a) => ({
-      id: a.id,
-      name: a.account_name,
-      brokerName: a.broker.broker_name,
-      equity: a.equity,
-      margin: a.margin,
-      lastUpdate: a.last_update,
-    }));
+    const figures = figuresOf(this.current.accounts.values());
     await this.ledger.watch(figures, nowS, AGENT_SILENCE_ALERT_S);
     const today = dayOf(nowS);
     if (today === this.day) return;
-    // Every day that ended since the last housekeeping (the server down, the lead taken over), each at
-    // the figures the terminals last reported; an account whose day ended already is not ended again.
-    if (figures.length) {
-      for (; this.day < today; this.day++) {
-        const ended = this.day;
-        await this.ledger.write((tx) => this.ledger.endDay(tx, ended, figures));
-      }
-    }
     await pruneClosedPositions(this.db, new Date(this.options.now() - CLOSED_POSITIONS_KEPT_MS));
     this.day = today;
   }
@@ -258,8 +241,7 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
     // open or known closed; a copy whose master has not been seen yet is linked to nothing.
     const links = await resolveCopies(this.db);
     const positions = (await listPositions(this.db, 'agent')).map((p) => ({ ...p, master_position_id: links.get(p.id) ?? null }));
-    const before = new Map(this.current.positions.map((p) => [p.id, p]));
-    const now = new Set(positions.map((p) => p.id));
+    const before = this.current.positions;
     this.current = {
       at: this.options.now(),
       seq: ++this.seq,
@@ -269,17 +251,11 @@ export class AgentBroker implements BrokerAdapter, AgentChannel {
       accounts,
       positions,
     };
-    const events: TradeEvent[] = [];
     if (quiet) {
       this.listeners.notify(this.current);
       return;
     }
-    for (const p of positions) {
-      const account = accounts.get(p.account_id);
-      if (!before.has(p.id) && account) events.push({ kind: 'opened', position: p, account });
-    }
-    const closed = [...before.values()].filter((p) => !now.has(p.id));
-    if (closed.length) events.push({ kind: 'closed', positions: closed });
+    const events = tradeEventsBetween(before, positions, accounts);
     this.listeners.notify(this.current);
     // Listeners (the copy engine) place orders that wait for other terminals: they run in order, but
     // never hold up the report that caused them.

@@ -131,6 +131,7 @@ export async function generateHistory(
         leverage: a.market === 'Forex' ? 100 : 5,
         ping: Math.round(broker.latency_ms * rng.range(0.6, 1.1)),
         last_update: nowS,
+        source: 'simulated',
       });
       const acct: Acct = {
         seed: a,

@@ -2,7 +2,7 @@ import type { Database, Queryable } from '#server/db/database.ts';
 import { readMarketState } from '#server/db/market-state-repo.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
-import type { AdapterFactory } from '#server/broker/registry.ts';
+import type { AdapterFactory } from '#server/broker/factory.ts';
 import { generateHistory, hasHistory, type HistoryResult } from './history.ts';
 import { SimulatedMarket, type SimulatedMarketOptions } from './simulated-market.ts';
 
@@ -45,6 +45,7 @@ export function createSimulator(db: Database, ledger: Ledger, options: Omit<Simu
  */
 export const simulatedAdapter: AdapterFactory = {
   source: 'simulated',
+  capabilities: { feed: 'simulated', importsStatements: false, registration: null, orders: { answerTimeoutMs: 0 } },
   async create({ db, ledger, config, demo, log, seedDemoUsers }) {
     const runs = config.demo !== false && (demo || (await hasSimulatedData(db)));
     if (!runs) return null;

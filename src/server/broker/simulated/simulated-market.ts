@@ -1,4 +1,5 @@
 import type { Database } from '#server/db/database.ts';
+import { figuresOf } from '#server/books/day-ends.ts';
 import { liveAccounts, saveLiveState } from '#server/db/accounts-repo.ts';
 import { allRules } from '#server/db/copy-rules-repo.ts';
 import type { Market } from '#shared/domain/market.ts';
@@ -6,7 +7,7 @@ import { readMarketState, writeMarketState } from '#server/db/market-state-repo.
 import { queryableOf, writeContextOf } from '#server/db/write-context.ts';
 import { deletePositions, insertPosition, listPositions, saveMarks, setStops } from '#server/db/positions-repo.ts';
 import { MarketPaused } from '#server/broker/errors.ts';
-import { dayOf, rolloversBetween } from '#server/ledger/calendar.ts';
+import { rolloversBetween } from '#server/ledger/calendar.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import { cents } from '#shared/analytics/stats.ts';
@@ -90,8 +91,6 @@ export class SimulatedMarket implements BrokerAdapter {
       await this.load();
       this.publish();
     });
-    const nowS = this.options.now() / 1000;
-    await this.ledger.catchUp(dayOf(nowS), this.figures());
     if (this.positions.size === 0) await this.serial.run(() => this.seedOpenPositions());
     this.publish();
     if (this.options.tickMs > 0) {
@@ -162,14 +161,7 @@ export class SimulatedMarket implements BrokerAdapter {
 
   /** What the ledger sees of each account. */
   private figures(): AccountFigures[] {
-    return [...this.accounts.values()].map((a) => ({
-      id: a.id,
-      name: a.account_name,
-      brokerName: a.broker.broker_name,
-      equity: a.equity,
-      margin: a.margin,
-      lastUpdate: a.last_update,
-    }));
+    return figuresOf(this.accounts.values());
   }
 
   private async load(): Promise<void> {
@@ -192,7 +184,6 @@ export class SimulatedMarket implements BrokerAdapter {
       if (this.paused) return;
       const now = this.options.now();
       const dt = Math.max(0.05, Math.min(5, (now - this.lastTick) / 1000));
-      const prevDay = dayOf(Math.floor(this.lastTick / 1000));
       const prevSeconds = this.lastTick / 1000;
       this.lastTick = now;
       this.seq++;
@@ -227,7 +218,6 @@ export class SimulatedMarket implements BrokerAdapter {
       this.report(nowS);
       await this.ledger.watch(this.figures(), nowS);
 
-      if (dayOf(nowS) !== prevDay) await this.ledger.write((tx) => this.ledger.endDay(tx, prevDay, this.figures()));
       if (this.seq % this.options.flushEvery === 0) await this.flush();
       this.publish();
     });

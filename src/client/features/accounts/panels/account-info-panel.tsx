@@ -9,6 +9,7 @@ import { formatPercent, MISSING_VALUE } from '#shared/format/numbers.ts';
 import { accountQueries } from '#client/api/queries/accounts.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { EmptyState } from '#client/ui/states.tsx';
+import { hasReported, WAITING_FIRST_REPORT } from '#client/offline/first-report.ts';
 import { FigureList, toneOf } from '#client/ui/figure-list.tsx';
 
 /** Account info panel (docs/product.md#screens): Balance, Gross profit, Net profit, Max Drawdown, Margin level, Fees, Swap, Category. */
@@ -19,6 +20,14 @@ export const AccountInfoPanel = memo(function AccountInfoPanel({ account }: { ac
     return (
       <SectionPanel title="Information">
         <EmptyState>No account information available</EmptyState>
+      </SectionPanel>
+    );
+  }
+  if (!hasReported(account)) {
+    // Registered, no report yet: no figure at all rather than 0,00 (issue 40).
+    return (
+      <SectionPanel title="Information" className="account-info-panel">
+        <EmptyState>{WAITING_FIRST_REPORT}: this account's figures appear once its terminal reports.</EmptyState>
       </SectionPanel>
     );
   }

@@ -164,6 +164,9 @@ function StatsSkeleton() {
   );
 }
 
+/** Offline, for an account whose stats were never fetched on this device: not an error, a missing copy. */
+export const STATS_NOT_KEPT = 'Offline: these stats were not saved on this device yet';
+
 export interface AccountStatsPanelProps {
   isPending: boolean;
   isError: boolean;
@@ -177,8 +180,10 @@ export interface AccountStatsPanelProps {
 export const AccountStatsPanel = memo(function AccountStatsPanel({ isPending, isError, data }: AccountStatsPanelProps) {
   const account = data?.dealsStats[0];
   let body;
-  if (isPending) body = <StatsSkeleton />;
-  else if (isError) body = <ErrorState>Error loading account stats</ErrorState>;
+  // The last answer (the device's copy offline) is shown whatever a later refetch did.
+  if (data === undefined && isPending) body = navigator.onLine ? <StatsSkeleton /> : <EmptyState>{STATS_NOT_KEPT}</EmptyState>;
+  else if (data === undefined && isError)
+    body = navigator.onLine ? <ErrorState>Error loading account stats</ErrorState> : <EmptyState>{STATS_NOT_KEPT}</EmptyState>;
   else if (account === undefined || account.all.stats.win + account.all.stats.loss === 0 && account.all.stats.lots === 0)
     body = <EmptyState>No account stats available</EmptyState>;
   else {

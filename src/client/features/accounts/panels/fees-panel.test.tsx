@@ -155,8 +155,8 @@ describe('FeesPanel: the terms in force', () => {
       'Withdrawal rule': 'Lowers the mark in proportion',
       'Management fee': '2 % a year',
       'Volume fee': '30 USD per million',
-      'High-water mark': '34 711,11 $US',
-      'Management fee accrued': '12,50 $US',
+      'High-water mark': '34 711,11 $',
+      'Management fee accrued': '12,50 $',
     });
     expect(screen.getByText('In force since 01/11/2026')).toBeTruthy();
     expect(screen.queryByText(/^Default:/)).toBeNull();
@@ -180,7 +180,7 @@ describe('FeesPanel: setting terms', () => {
   });
 
   it('sends the rates typed in percent as fractions, with an Idempotency-Key, then reads the terms again and shows the server’s message', async () => {
-    const message = 'Fee terms of CON Follower 03 set from 2027-01-01.';
+    const message = 'Fee terms of CON Follower 03 set from 01/01/2027.';
     const sent = network({
       'GET /api/fees/terms': () => json(200, DEFAULT_TERMS),
       'GET /api/fees': () => json(200, NO_FEES),
@@ -243,7 +243,7 @@ describe('FeesPanel: setting terms', () => {
       'GET /api/fees': () => json(200, NO_FEES),
       'PUT /api/fees/terms': () => {
         saved = true;
-        return json(200, { message: 'Fee terms of CON Follower 03 set from 2026-12-01.' });
+        return json(200, { message: 'Fee terms of CON Follower 03 set from 01/12/2026.' });
       },
     });
     const user = userEvent.setup();
@@ -255,7 +255,7 @@ describe('FeesPanel: setting terms', () => {
     await user.click(within(form).getByRole('checkbox', { name: 'Charge a performance fee' }));
     await user.click(within(form).getByRole('checkbox', { name: 'Charge a volume fee' }));
     await user.click(within(form).getByRole('button', { name: 'Save terms' }));
-    await within(form).findByText('Fee terms of CON Follower 03 set from 2026-12-01.');
+    await within(form).findByText('Fee terms of CON Follower 03 set from 01/12/2026.');
     const put = sent.find((s) => s.method === 'PUT')!;
     expect(JSON.parse(put.init.body as string)).toEqual({
       account: 'acc-1',
@@ -263,7 +263,7 @@ describe('FeesPanel: setting terms', () => {
       terms: { period: 'quarterly', performance: null, management: { annual_rate: 0.02 }, volume: null },
     });
     await waitFor(() => expect(figuresOf(screen.getByLabelText('Fee terms in force'))['Performance fee']).toBe('None'));
-    expect(within(form).getByRole('status').textContent).toBe('Fee terms of CON Follower 03 set from 2026-12-01.');
+    expect(within(form).getByRole('status').textContent).toBe('Fee terms of CON Follower 03 set from 01/12/2026.');
   });
 
   it('refuses a rate beyond the contract’s limits or a past day before sending, and shows the server’s refusal', async () => {

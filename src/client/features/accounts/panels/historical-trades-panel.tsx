@@ -36,8 +36,8 @@ function dealColumns(showRebate: boolean): TableColumn<Row>[] {
     { key: 'symbol', header: 'Symbol', render: (d) => d.symbol || d.category },
     { key: 'type', header: 'Type', render: (d) => <Side type={d.type} /> },
     { key: 'quantity', header: 'Quantity', align: 'right', render: (d) => (d.category === 'Balance' ? MISSING_VALUE : formatQuantity(d.quantity)) },
-    { key: 'open_price', header: 'Open price', align: 'right', render: (d) => formatPrice(d.open_price) },
-    { key: 'close_price', header: 'Close price', align: 'right', render: (d) => formatPrice(d.close_price) },
+    { key: 'open_price', header: 'Open price', align: 'right', render: (d) => formatPrice(d.open_price, d.symbol) },
+    { key: 'close_price', header: 'Close price', align: 'right', render: (d) => formatPrice(d.close_price, d.symbol) },
     money('profit', 'Profit', true),
     money('swap', 'Swap'),
     money('commission', 'Commission'),
@@ -83,7 +83,7 @@ const face = (d: HistoricalDeal): TradeFace => ({
   ) : (
     <TradeTitle symbol={d.symbol || d.category} side={d.type} size={formatQuantity(d.quantity)} />
   ),
-  subtitle: isCashFlow(d) ? null : <PriceMove from={formatPrice(d.open_price)} to={formatPrice(d.close_price)} />,
+  subtitle: isCashFlow(d) ? null : <PriceMove from={formatPrice(d.open_price, d.symbol)} to={formatPrice(d.close_price, d.symbol)} />,
   figure: formatMoney(d.profit, d.currency),
   tone: d.profit,
   note: formatDateFr(d.datetime),

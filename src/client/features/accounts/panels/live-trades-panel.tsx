@@ -14,8 +14,10 @@ import { newestFirst } from '#client/ui/newest-first.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
-import { PriceMove, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
+import { PriceMove, TradeStops, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
+import { AsOfLabel } from '#client/ui/as-of-label.tsx';
+import { isUnconfirmed, UnconfirmedLabel } from '#client/ui/unconfirmed-label.tsx';
 
 export const NO_LIVE_TRADES = 'No live trades.';
 
@@ -26,19 +28,25 @@ const columns: TableColumn<Position>[] = [
   {
     key: 'u_symbol',
     header: 'Ins/Dir',
-    render: (p) => <Instrument symbol={p.u_symbol} type={p.type} />,
+    render: (p) => (
+      <>
+        <Instrument symbol={p.u_symbol} type={p.type} />
+        <AsOfLabel at={p.as_of} />
+        <UnconfirmedLabel since={p.unconfirmed_since} />
+      </>
+    ),
   },
   { key: 'quantity', header: 'Q', align: 'right', render: (p) => formatQuantity(p.quantity) },
-  { key: 'price_open', header: 'Open', align: 'right', render: (p) => formatPrice(p.price_open) },
-  { key: 'price_current', header: 'Current', align: 'right', render: (p) => formatPrice(p.price_current) },
+  { key: 'price_open', header: 'Open', align: 'right', render: (p) => formatPrice(p.price_open, p.u_symbol) },
+  { key: 'price_current', header: 'Current', align: 'right', render: (p) => formatPrice(p.price_current, p.u_symbol) },
   {
     key: 'profit',
     header: 'P/L',
     align: 'right',
     render: (p) => <span className={signedClass(p.profit)}>{formatMoney(p.profit, p.currency)}</span>,
   },
-  { key: 'sl', header: 'SL', align: 'right', render: (p) => formatPrice(p.sl) },
-  { key: 'tp', header: 'TP', align: 'right', render: (p) => formatPrice(p.tp) },
+  { key: 'sl', header: 'SL', align: 'right', render: (p) => formatPrice(p.sl, p.u_symbol) },
+  { key: 'tp', header: 'TP', align: 'right', render: (p) => formatPrice(p.tp, p.u_symbol) },
 ];
 
 /** The table's columns for a CSV file: Ins/Dir as two columns, P/L's currency as a column. */
@@ -57,23 +65,33 @@ const csvColumns: CsvColumn<Position>[] = [
 
 const DEFAULT_SORT: SortState<string> = { key: 'time', direction: 'desc' };
 
-/** A phone's row: instrument, direction and size; open → current price; P/L with the opening time under it. */
+/**
+ * A phone's row: instrument, direction and size; open → current price; P/L with the opening time
+ * under it, or for a statement's position the day its figures are from.
+ */
 const face = (p: Position): TradeFace => ({
   title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
-  subtitle: <PriceMove from={formatPrice(p.price_open)} to={formatPrice(p.price_current)} />,
+  subtitle: (
+    <>
+      <UnconfirmedLabel since={p.unconfirmed_since} />
+      <PriceMove from={formatPrice(p.price_open, p.u_symbol)} to={formatPrice(p.price_current, p.u_symbol)} />
+    </>
+  ),
+  stops: <TradeStops sl={formatPrice(p.sl, p.u_symbol)} tp={formatPrice(p.tp, p.u_symbol)} />,
   figure: formatMoney(p.profit, p.currency),
-  tone: p.profit,
-  note: formatDateFr(p.time),
+  // An unconfirmed row's P/L is its last known, not live: muted rather than green or red.
+  tone: isUnconfirmed(p) ? undefined : p.profit,
+  note: p.as_of === undefined ? formatDateFr(p.time) : <AsOfLabel at={p.as_of} />,
 });
 
 /** What a tap opens, under the table's labels (the face shows Ins/Dir and P/L). */
 const details: CardField<Position>[] = [
   { key: 'time', label: 'Date', render: (p) => formatDateFr(p.time), wide: true },
   { key: 'quantity', label: 'Q', render: (p) => formatQuantity(p.quantity) },
-  { key: 'price_open', label: 'Open', render: (p) => formatPrice(p.price_open) },
-  { key: 'price_current', label: 'Current', render: (p) => formatPrice(p.price_current) },
-  { key: 'sl', label: 'SL', render: (p) => formatPrice(p.sl) },
-  { key: 'tp', label: 'TP', render: (p) => formatPrice(p.tp) },
+  { key: 'price_open', label: 'Open', render: (p) => formatPrice(p.price_open, p.u_symbol) },
+  { key: 'price_current', label: 'Current', render: (p) => formatPrice(p.price_current, p.u_symbol) },
+  { key: 'sl', label: 'SL', render: (p) => formatPrice(p.sl, p.u_symbol) },
+  { key: 'tp', label: 'TP', render: (p) => formatPrice(p.tp, p.u_symbol) },
 ];
 
 export interface LiveTradesPanelProps {
@@ -110,7 +128,7 @@ export const LiveTradesPanel = memo(function LiveTradesPanel({ positions, error,
         label="Live trades"
         sort={sort}
         onSortChange={setSort}
-        rowClassName={() => 'live-row'}
+        rowClassName={(p) => (isUnconfirmed(p) ? 'live-row ui-unconfirmed-row' : 'live-row')}
       />
     );
   } else {
@@ -123,6 +141,7 @@ export const LiveTradesPanel = memo(function LiveTradesPanel({ positions, error,
         className="live-cards"
         face={face}
         fields={details}
+        itemClassName={(p) => (isUnconfirmed(p) ? 'ui-unconfirmed-card' : undefined)}
         hint="Newest first · tap a trade for its details"
       />
     );

@@ -1,5 +1,6 @@
 import { lazy, memo, Suspense, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { HistoricalDealsResponse } from '#shared/contract/deals.ts';
 import {
   CHART_TYPES,
   DEFAULT_CHART_TYPE,
@@ -9,7 +10,7 @@ import {
   type ChartType,
   type Period,
 } from '#shared/domain/constants.ts';
-import { dealQueries } from '#client/api/queries/deals.ts';
+import { dealKeys, dealQueries } from '#client/api/queries/deals.ts';
 import { Dropdown } from '#client/ui/dropdown.tsx';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
@@ -27,6 +28,30 @@ export const CHART_MESSAGES = {
   noDataForType: 'No data available for this chart type',
 } as const;
 
+/** Two visits' start dates of one period differ by the time between them; two periods by a month or more. */
+const SAME_PERIOD_WITHIN_S = 7 * 86_400;
+
+/**
+ * The newest answer kept for this account and period from an earlier visit (its start_date, and so its
+ * key, was another): shown until this visit's answer, and offline in its place (issue 40 item 1).
+ */
+function keptChart(client: QueryClient, account: string, startDate: number | undefined): HistoricalDealsResponse | undefined {
+  if (startDate === undefined) return undefined;
+  let kept: HistoricalDealsResponse | undefined;
+  let keptAt = 0;
+  for (const query of client.getQueryCache().findAll({ queryKey: dealKeys.all() })) {
+    const params = query.queryKey[2] as { account?: unknown; filterRebalancing?: unknown; startDate?: unknown } | undefined;
+    if (query.queryKey[1] !== 'historical' || params?.account !== account || params.filterRebalancing !== true) continue;
+    if (typeof params.startDate !== 'number' || Math.abs(params.startDate - startDate) > SAME_PERIOD_WITHIN_S) continue;
+    const data = query.state.data as HistoricalDealsResponse | undefined;
+    if (data !== undefined && query.state.dataUpdatedAt > keptAt) {
+      kept = data;
+      keptAt = query.state.dataUpdatedAt;
+    }
+  }
+  return kept;
+}
+
 export interface PerformancePanelProps {
   accountId: string;
   currency: string;
@@ -42,7 +67,11 @@ export const PerformancePanel = memo(function PerformancePanel({ accountId, curr
   }));
   const setPeriod = (next: Period) => setRange({ period: next, startDate: periodStart(next, Date.now()) });
   const [type, setType] = useState<ChartType>(DEFAULT_CHART_TYPE);
-  const query = useQuery(dealQueries.historical({ account: accountId, filterRebalancing: true, startDate }));
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    ...dealQueries.historical({ account: accountId, filterRebalancing: true, startDate }),
+    placeholderData: () => keptChart(queryClient, accountId, startDate),
+  });
 
   let body;
   if (query.isPending) body = <LoadingState>{CHART_MESSAGES.loading}</LoadingState>;

@@ -42,4 +42,18 @@ describe('BrokerLiveTrades on a phone', () => {
     render(<BrokerLiveTrades positions={rows} error={null} wide />);
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent?.replace(/[↑↓↕▲▼]/g, '').trim())).toEqual(['Date', 'Ins', 'Quantity', 'Price', 'P/L', 'Acc', 'Ser']);
   });
+  it('marks a row its terminal no longer reports "Unconfirmed since …", card and table alike', () => {
+    const since = Date.UTC(2021, 7, 20, 7, 45) / 1000;
+    const marked = [{ ...rows[0]!, unconfirmed_since: since }, rows[1]!];
+    render(<BrokerLiveTrades positions={marked} error={null} wide={false} />);
+    const [first, second] = within(screen.getByRole('list', { name: 'Live trades' })).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(first.className).toBe('ui-unconfirmed-card');
+    expect(first.querySelector('.ui-unconfirmed')?.textContent).toBe('Unconfirmed since 20/08/2021 07:45');
+    expect(second.querySelector('.ui-unconfirmed')).toBeNull();
+    cleanup();
+    render(<BrokerLiveTrades positions={marked} error={null} wide />);
+    const row = screen.getByRole('row', { name: /EURUSD/ });
+    expect(row.className).toContain('ui-unconfirmed-row');
+    expect(within(row).getByText('Unconfirmed since 20/08/2021 07:45')).toBeTruthy();
+  });
 });

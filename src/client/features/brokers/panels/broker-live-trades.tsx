@@ -14,8 +14,10 @@ import { newestFirst } from '#client/ui/newest-first.ts';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
-import { PriceMove, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
+import { PriceMove, TradeStops, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
+import { AsOfLabel } from '#client/ui/as-of-label.tsx';
+import { isUnconfirmed, UnconfirmedLabel } from '#client/ui/unconfirmed-label.tsx';
 
 export const NO_LIVE_TRADES = 'No live trades.';
 
@@ -23,9 +25,19 @@ const positionKey = (p: Position) => `${p.login}|${p.u_symbol}|${p.type}`;
 
 const columns: TableColumn<Position>[] = [
   { key: 'time', header: 'Date', render: (p) => formatDateFr(p.time) },
-  { key: 'u_symbol', header: 'Ins', render: (p) => <Instrument symbol={p.u_symbol} type={p.type} /> },
+  {
+    key: 'u_symbol',
+    header: 'Ins',
+    render: (p) => (
+      <>
+        <Instrument symbol={p.u_symbol} type={p.type} />
+        <AsOfLabel at={p.as_of} />
+        <UnconfirmedLabel since={p.unconfirmed_since} />
+      </>
+    ),
+  },
   { key: 'quantity', header: 'Quantity', align: 'right', render: (p) => formatQuantity(p.quantity) },
-  { key: 'price_open', header: 'Price', align: 'right', render: (p) => formatPrice(p.price_open) },
+  { key: 'price_open', header: 'Price', align: 'right', render: (p) => formatPrice(p.price_open, p.u_symbol) },
   {
     key: 'profit',
     header: 'P/L',
@@ -54,9 +66,17 @@ const DEFAULT_SORT: SortState<string> = { key: 'time', direction: 'desc' };
 /** A phone's row: instrument, direction and quantity; entry → current price; P/L with the account under it. */
 const face = (p: Position): TradeFace => ({
   title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
-  subtitle: <PriceMove from={formatPrice(p.price_open)} to={formatPrice(p.price_current)} />,
+  subtitle: (
+    <>
+      <AsOfLabel at={p.as_of} />
+      <UnconfirmedLabel since={p.unconfirmed_since} />
+      <PriceMove from={formatPrice(p.price_open, p.u_symbol)} to={formatPrice(p.price_current, p.u_symbol)} />
+    </>
+  ),
+  stops: <TradeStops sl={formatPrice(p.sl, p.u_symbol)} tp={formatPrice(p.tp, p.u_symbol)} />,
   figure: formatMoney(p.profit, p.currency),
-  tone: p.profit,
+  // An unconfirmed row's P/L is its last known, not live: muted rather than green or red.
+  tone: isUnconfirmed(p) ? undefined : p.profit,
   note: p.account_name,
 });
 
@@ -64,7 +84,7 @@ const face = (p: Position): TradeFace => ({
 const details: CardField<Position>[] = [
   { key: 'time', label: 'Date', render: (p) => formatDateFr(p.time), wide: true },
   { key: 'quantity', label: 'Quantity', render: (p) => formatQuantity(p.quantity) },
-  { key: 'price_open', label: 'Price', render: (p) => formatPrice(p.price_open) },
+  { key: 'price_open', label: 'Price', render: (p) => formatPrice(p.price_open, p.u_symbol) },
   { key: 'account_name', label: 'Acc', render: (p) => p.account_name, wide: true },
   { key: 'server', label: 'Ser', render: (p) => p.server },
 ];
@@ -106,6 +126,7 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
         label="Live trades"
         sort={sort}
         onSortChange={setSort}
+        rowClassName={(p) => (isUnconfirmed(p) ? 'ui-unconfirmed-row' : undefined)}
       />
     );
   else
@@ -117,6 +138,7 @@ export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesPro
         emptyText={NO_LIVE_TRADES}
         face={face}
         fields={details}
+        itemClassName={(p) => (isUnconfirmed(p) ? 'ui-unconfirmed-card' : undefined)}
         hint="Newest first · tap a trade for its details"
       />
     );

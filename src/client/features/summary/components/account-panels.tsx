@@ -18,11 +18,13 @@ import { SkeletonRows } from '#client/ui/skeleton.tsx';
 import { useNearViewport } from '#client/ui/use-near-viewport.ts';
 import { stackStarts } from './section-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
+import { hasReported, WAITING_FIRST_REPORT } from '#client/offline/first-report.ts';
 
 export const NO_ACCOUNT_INFO = 'No account information available';
 export const NO_ACCOUNT_STATS = 'No account stats available';
 export const ACCOUNT_STATS_ERROR = 'Error loading account stats';
 export const NO_DISTRIBUTION = 'No distribution data available';
+export const STATS_NOT_KEPT = 'Offline: these stats were not saved on this device yet';
 
 /** Account chooser shared by the info and stats panels. */
 export function AccountPicker({ accounts, value, onChange }: { accounts: readonly Account[]; value: string | null; onChange: (id: string) => void }) {
@@ -33,9 +35,10 @@ export function AccountPicker({ accounts, value, onChange }: { accounts: readonl
         value: a.account_id,
         label: (
           <span className="summary-owner">
-            <BrokerIcon broker={a.broker_name} size={18} />
+            <BrokerIcon broker={a.broker_name} size={18} />{' '}
             {a.account_name}
-            {a.is_master ? <span className="summary-badge">master</span> : null}
+            {/* Spaces around the name, as read: 'AFTERPRIMEConsolidated' and 'Mastermaster' were not the visible words (WCAG 2.5.3). */}
+            {a.is_master ? <> <span className="summary-badge">master</span></> : null}
           </span>
         ),
       }))}
@@ -56,6 +59,8 @@ export function AccountInfoPanel({ account, loading, error }: { account: Account
   if (loading) body = <LoadingState>Loading account data...</LoadingState>;
   else if (error) body = <ErrorState>{error}</ErrorState>;
   else if (!account) body = <EmptyState>{NO_ACCOUNT_INFO}</EmptyState>;
+  else if (!hasReported(account))
+    body = <EmptyState>{WAITING_FIRST_REPORT}: this account's figures appear once its terminal reports.</EmptyState>;
   else {
     const money = (v: number) => formatMoney(v, account.currency);
     const items: [string, string, string?][] = [
@@ -127,8 +132,11 @@ export function AccountStatsPanel({ account }: { account: Account | null }) {
   const stats = deals.data?.dealsStats[0];
   let body;
   if (!account) body = <EmptyState>{NO_ACCOUNT_STATS}</EmptyState>;
-  else if (deals.isPending) body = <SkeletonRows rows={2} columns={1} label="Loading account stats..." />;
-  else if (deals.isError) body = <ErrorState>{ACCOUNT_STATS_ERROR}</ErrorState>;
+  // The last answer (the device's copy offline) is shown whatever a later refetch did; offline
+  // without one is a missing copy, not an error.
+  else if (!deals.data && !navigator.onLine) body = <EmptyState>{STATS_NOT_KEPT}</EmptyState>;
+  else if (!deals.data && deals.isPending) body = <SkeletonRows rows={2} columns={1} label="Loading account stats..." />;
+  else if (!deals.data && deals.isError) body = <ErrorState>{ACCOUNT_STATS_ERROR}</ErrorState>;
   else if (!stats || (!stats.all.stats.best_trade && !stats.all.stats.worst_trade)) body = <EmptyState>{NO_ACCOUNT_STATS}</EmptyState>;
   else
     body = (

@@ -57,7 +57,7 @@ function ColdFaceIcon() {
   );
 }
 
-function PriceCell({ cell, mark }: { cell: GridCell; mark: 'best' | 'worst' | null }) {
+function PriceCell({ cell, mark, symbol }: { cell: GridCell; mark: 'best' | 'worst' | null; symbol: string }) {
   return (
     <Tooltip description={`Quantity ${formatQuantity(cell.quantity)}`} example={`PnL ${formatMoney(cell.profit, cell.currency)}`}>
       <button
@@ -66,7 +66,7 @@ function PriceCell({ cell, mark }: { cell: GridCell; mark: 'best' | 'worst' | nu
         data-mark={mark ?? undefined}
         data-price={cell.price}
       >
-        <span>{formatPrice(cell.price)}</span>
+        <span>{formatPrice(cell.price, symbol)}</span>
         {mark === 'best' ? <TrophyIcon /> : mark === 'worst' ? <ColdFaceIcon /> : null}
       </button>
     </Tooltip>
@@ -138,7 +138,7 @@ function GridTable({ grid, by }: { grid: ExecutionGrid; by: GridBy }) {
               </th>
               {row.cells.map((cell, i) => (
                 <td key={grid.columns[i]} className="ui-align-right">
-                  {cell ? <PriceCell cell={cell} mark={markOf(row.best, row.worst, i)} /> : <span className="summary-sub">·</span>}
+                  {cell ? <PriceCell cell={cell} mark={markOf(row.best, row.worst, i)} symbol={row.symbol} /> : <span className="summary-sub">·</span>}
                 </td>
               ))}
             </tr>
@@ -161,7 +161,7 @@ function GridCards({ grid }: { grid: ExecutionGrid }) {
           <div className="ui-card-row" key={f.name}>
             <dt>{f.name}</dt>
             <dd>
-              <PriceCell cell={f.cell} mark={markOf(row.best, row.worst, f.i)} />
+              <PriceCell cell={f.cell} mark={markOf(row.best, row.worst, f.i)} symbol={row.symbol} />
             </dd>
           </div>
         );
@@ -244,7 +244,7 @@ function SideTables({ rows, grid, by }: { rows: readonly Position[]; grid: Execu
                   {entry.symbol} <span className={`summary-dir summary-dir-${entry.type.toLowerCase()}`}>{entry.type}</span>
                 </span>
                 <span className="summary-rank-value">
-                  {formatPrice(entry.price)} <span className="summary-sub">{entry.name}</span>
+                  {formatPrice(entry.price, entry.symbol)} <span className="summary-sub">{entry.name}</span>
                 </span>
               </li>
             ))}

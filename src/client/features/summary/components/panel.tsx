@@ -25,15 +25,17 @@ export interface TradesPanelProps {
   wide: boolean;
   onEdit: (p: Position) => void;
   onClose: (p: Position) => void;
+  /** Copies grouped under their master trade ('Master only' off). */
+  grouped?: boolean;
 }
 
 /** FX or Equity live positions, expandable to a full-screen overlay (docs/product.md#screens). */
-export const TradesPanel = memo(function TradesPanel({ title, positions, feedError, canWrite, wide, onEdit, onClose }: TradesPanelProps) {
+export const TradesPanel = memo(function TradesPanel({ title, positions, feedError, canWrite, wide, onEdit, onClose, grouped }: TradesPanelProps) {
   const [expanded, setExpanded] = useState(false);
   const portfolio = useSinglePortfolio();
   const id = title === 'FX trades' ? 'summary-fx' : 'summary-eq';
   const count = positions?.length;
-  const list = { positions, feedError, canWrite, wide, onEdit, onClose };
+  const list = { positions, feedError, canWrite, wide, onEdit, onClose, grouped };
   const buildCsv = (nowMs: number) => ({
     fileName: csvFileName(title === 'FX trades' ? 'fx_trades' : 'equity_trades', portfolio, localIsoDate(nowMs)),
     columns: LIVE_POSITION_CSV_COLUMNS,

@@ -9,6 +9,7 @@ import { formatPrice } from '#shared/format/numbers.ts';
 import { closeBySymbol, setTpSl } from '#client/api/queries/positions.ts';
 import { statsQueries } from '#client/api/queries/stats.ts';
 import { CLOSE_FAILED, UPDATE_FAILED } from '#client/api/queries/write.ts';
+import { NETWORK_ERROR } from '#client/api/http.ts';
 import { useOfflineStatus } from '#client/offline/offline-status.ts';
 import { CLOSE_NEEDS_CONNECTION, createTpSlEntry, entryChange, KEPT_TOAST, keepAfterFailure, pendingForPosition } from '#client/offline/outbox.ts';
 import { PendingNote } from '#client/offline/outbox-review.tsx';
@@ -23,7 +24,15 @@ export const CLOSE_NOT_FOUND = 'Error: Position to close not found.';
 
 const direction = (type: Side) => (type === 'Buy' ? 'long' : 'short');
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
-const priceText = (value: number | null) => (value === null ? '' : formatPrice(value));
+const priceText = (value: number | null, symbol: string) => (value === null ? '' : formatPrice(value, symbol));
+
+/** Online, a save that got no answer: not a success (docs/client.md, "Honest outcomes"). */
+export const KEPT_FOR_RETRY = 'Your change is kept on this device and sent again once the server answers.';
+
+/** The success toast, with the levels at the instrument's digits (the server's text carries them as typed). */
+export function tpSlSavedText(p: Pick<Position, 'u_symbol' | 'type'>, portfolio: Portfolio, levels: { take_profit: number; stop_loss: number }): string {
+  return `Take profit ${formatPrice(levels.take_profit, p.u_symbol)} and stop loss ${formatPrice(levels.stop_loss, p.u_symbol)} set on ${p.u_symbol} ${p.type} in ${portfolio}.`;
+}
 
 interface EditProps {
   /** The position as it is in the latest snapshot; null once it is gone. */
@@ -43,8 +52,8 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
   const toast = useToast();
   const { browserOnline } = useOfflineStatus();
   const pending = pendingForPosition(useOutbox(), selected);
-  const [tp, setTp] = useState(() => priceText(selected.tp));
-  const [sl, setSl] = useState(() => priceText(selected.sl));
+  const [tp, setTp] = useState(() => priceText(selected.tp, selected.u_symbol));
+  const [sl, setSl] = useState(() => priceText(selected.sl, selected.u_symbol));
   const [error, setError] = useState<string | null>(null);
   const current = position ?? selected;
   const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
@@ -63,8 +72,11 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
       };
       return sendOrKeep(createTpSlEntry(request, position, Date.now()), (idempotencyKey) => setTpSl(request, { idempotencyKey }));
     },
-    onSuccess: (outcome) => {
-      toast.show(outcome.kept ? KEPT_TOAST : outcome.result.message);
+    onSuccess: (outcome, levels) => {
+      // Online and no answer: the spec's network error, the change kept for a retry; never a success tick.
+      if (outcome.kept && navigator.onLine) toast.show(`${NETWORK_ERROR} ${KEPT_FOR_RETRY}`, 'error');
+      else if (outcome.kept) toast.show(KEPT_TOAST, 'error');
+      else toast.show(tpSlSavedText(current, portfolio, levels));
       onDone();
     },
     onError: (err) => setError(messageOf(err, UPDATE_FAILED)),
@@ -115,7 +127,7 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
           · {current.account_name}
           <br />
           <span className="summary-sub">
-            EP {formatPrice(current.price_open)} · now {formatPrice(current.price_current)} · P/L {formatMoney(current.profit, current.currency)}
+            EP {formatPrice(current.price_open, current.u_symbol)} · now {formatPrice(current.price_current, current.u_symbol)} · P/L {formatMoney(current.profit, current.currency)}
           </span>
         </p>
         <p className="summary-sub">
@@ -145,19 +157,19 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
           </p>
           {suggestion ? (
             <div className="summary-suggest-row">
-              <button type="button" className="button" onClick={() => setSl(formatPrice(suggestion.sl))}>
-                SL {formatPrice(suggestion.sl)}
+              <button type="button" className="button" onClick={() => setSl(formatPrice(suggestion.sl, current.u_symbol))}>
+                SL {formatPrice(suggestion.sl, current.u_symbol)}
               </button>
-              <button type="button" className="button" onClick={() => setTp(formatPrice(suggestion.tp))}>
-                TP {formatPrice(suggestion.tp)}
+              <button type="button" className="button" onClick={() => setTp(formatPrice(suggestion.tp, current.u_symbol))}>
+                TP {formatPrice(suggestion.tp, current.u_symbol)}
               </button>
             </div>
           ) : (
             <p className="summary-sub">No MAE/MFE data for {current.u_symbol} yet.</p>
           )}
           {canCover && current.breakeven !== null ? (
-            <button type="button" className="button summary-cover" onClick={() => setTp(formatPrice(current.breakeven))}>
-              Cover loss: TP at breakeven {formatPrice(current.breakeven)}
+            <button type="button" className="button summary-cover" onClick={() => setTp(formatPrice(current.breakeven, current.u_symbol))}>
+              Cover loss: TP at breakeven {formatPrice(current.breakeven, current.u_symbol)}
             </button>
           ) : null}
         </section>
@@ -215,7 +227,8 @@ export function ClosePositionModal({ position, selected, portfolio, onDone }: Cl
       title="Close Position"
       footer={
         <>
-          <button type="button" className="button" onClick={onDone}>
+          {/* Focus on Cancel: Enter on an opened dialog must not close positions at market. */}
+          <button type="button" className="button" onClick={onDone} data-autofocus>
             Cancel
           </button>
           <button
@@ -224,7 +237,6 @@ export function ClosePositionModal({ position, selected, portfolio, onDone }: Cl
             onClick={confirm}
             disabled={mutation.isPending || !browserOnline}
             title={browserOnline ? undefined : CLOSE_NEEDS_CONNECTION}
-            data-autofocus
           >
             {mutation.isPending ? 'Closing...' : 'Confirm close'}
           </button>

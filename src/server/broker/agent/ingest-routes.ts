@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, MessageResponse } from '#shared/contract/common.ts';
 import { CommandAnswer, CommandParams, CommandsQuery, CommandsResponse, IngestAnswer, IngestBatch } from '#shared/contract/ingest.ts';
 import { agentOf } from '#server/auth/guard.ts';
-import type { IngestService } from '#server/services/ingest-service.ts';
+import type { IngestService } from './ingest-service.ts';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
 

@@ -4,7 +4,7 @@ import { agentAccounts } from '#server/db/agents-repo.ts';
 import { answerCommand, takePending } from '#server/db/commands-repo.ts';
 import type { Database } from '#server/db/database.ts';
 import { HttpError, notFound } from '#server/http/errors.ts';
-import type { AgentChannel } from '#server/broker/agent/agent-broker.ts';
+import type { AgentChannel } from './agent-broker.ts';
 import type { Agent, Ingest } from '#server/ingest/ingest.ts';
 
 export interface IngestDeps {
@@ -60,7 +60,7 @@ export class IngestService {
   async answerCommand(agent: Agent, id: string, answer: z.output<typeof CommandAnswer>) {
     const { db, agents } = this.deps;
     const { state } = answer;
-    const answered = await answerCommand(db, agent.id, id, state, answer.message ?? null, new Date());
+    const answered = await answerCommand(db, agent.id, id, state, answer.message ?? null, new Date(), answer.identifier ?? null);
     if (!answered) throw notFound(`No command ${id} is awaiting this agent's answer.`);
     const { row, late } = answered;
     await agents.answered(row.id);
