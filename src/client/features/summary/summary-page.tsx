@@ -238,6 +238,11 @@ function SummaryScreen({ stage }: { stage: number }) {
   // Before the accounts arrive the number of masters is unknown: one placeholder (the phone strip shows one at a time).
   const placeholders = mode === 'all' ? 1 : accountsLoading ? 1 : Math.max(1, masters.length);
 
+  // What lies below the trades waits for their first snapshot (or for the feed to say it is down):
+  // added then, it is new on the page and moves nothing, where drawn before it would be pushed down
+  // or pulled up by however many positions the snapshot holds. On a phone the second trades panel
+  // waits too, for the same reason (on a desktop the two sit side by side).
+  const tradesIn = positions !== null || live.status === 'reconnecting' || live.status === 'offline' || live.status === 'closed';
   const bothPanels = panels.fx && panels.equity;
   // The positions come first, on a phone and on a desktop (issue 40): the master sections follow the trades.
   const mastersPanel = (
@@ -258,14 +263,14 @@ function SummaryScreen({ stage }: { stage: number }) {
         {panels.fx ? (
           <TradesPanel title="FX trades" positions={fxRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} grouped={!masterOnly} />
         ) : null}
-        {panels.equity ? (
+        {panels.equity && (wide || !panels.fx || tradesIn) ? (
           <TradesPanel title="Equity trades" positions={equityRows} feedError={liveError} canWrite={canWrite} wide={wide} onEdit={onEdit} onClose={onClose} grouped={!masterOnly} />
         ) : null}
       </div>
 
-      {mastersPanel}
+      {tradesIn ? mastersPanel : null}
 
-      {stage >= 2 ? (
+      {stage >= 2 && tradesIn ? (
         <ExecutionPanel
           accountRows={positions}
           brokerRows={brokerPositions}
@@ -276,7 +281,7 @@ function SummaryScreen({ stage }: { stage: number }) {
         />
       ) : null}
 
-      {stage >= 3 ? (
+      {stage >= 3 && tradesIn ? (
         <AccountsArea
           brokers={brokersData}
           brokersLoading={brokersLoading}
