@@ -42,6 +42,14 @@ describe('BrokerLiveTrades on a phone', () => {
     render(<BrokerLiveTrades positions={rows} error={null} wide />);
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent?.replace(/[↑↓↕▲▼]/g, '').trim())).toEqual(['Date', 'Ins', 'Quantity', 'Price', 'P/L', 'Acc', 'Ser']);
   });
+  it('shows the current price after the entry price in the table', () => {
+    const one = [{ ...rows[0]!, u_symbol: 'EURUSD', price_open: 1.08125, price_current: 1.08251 }];
+    render(<BrokerLiveTrades positions={one} error={null} wide />);
+    const row = screen.getByRole('row', { name: /EURUSD/ });
+    const headers = screen.getAllByRole('columnheader').map((th) => th.textContent?.replace(/[↑↓↕▲▼]/g, '').trim());
+    const cell = within(row).getAllByRole('cell')[headers.indexOf('Price')]!;
+    expect(cell.textContent).toBe('1.08125 →  to 1.08251');
+  });
   it('marks a row its terminal no longer reports "Unconfirmed since …", card and table alike', () => {
     const since = Date.UTC(2021, 7, 20, 7, 45) / 1000;
     const marked = [{ ...rows[0]!, unconfirmed_since: since }, rows[1]!];

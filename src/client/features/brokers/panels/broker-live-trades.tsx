@@ -37,7 +37,14 @@ const columns: TableColumn<Position>[] = [
     ),
   },
   { key: 'quantity', header: 'Quantity', align: 'right', render: (p) => formatQuantity(p.quantity) },
-  { key: 'price_open', header: 'Price', align: 'right', render: (p) => formatPrice(p.price_open, p.u_symbol) },
+  // The entry price and, after the arrow, the current one: the table keeps the product's seven
+  // columns and still shows where the market is (sorted by the entry price).
+  {
+    key: 'price_open',
+    header: 'Price',
+    align: 'right',
+    render: (p) => <PriceMove from={formatPrice(p.price_open, p.u_symbol)} to={formatPrice(p.price_current, p.u_symbol)} />,
+  },
   {
     key: 'profit',
     header: 'P/L',
