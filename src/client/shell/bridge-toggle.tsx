@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { bridgeKeys, bridgeQueries, startBridge, stopBridge } from '#client/api/queries/bridge.ts';
+import { bridgeMutations, bridgeQueries } from '#client/api/queries/bridge.ts';
 
 /**
  * Bridge On/Off switch for write users (docs/product.md#screens, §4): on starts copying, off stops it. The switch
@@ -9,22 +9,8 @@ import { bridgeKeys, bridgeQueries, startBridge, stopBridge } from '#client/api/
 export function BridgeToggle() {
   const queryClient = useQueryClient();
   const status = useQuery(bridgeQueries.status());
-  const mutation = useMutation({
-    mutationFn: (running: boolean) => (running ? startBridge() : stopBridge()),
-    onMutate: async (running) => {
-      await queryClient.cancelQueries({ queryKey: bridgeKeys.status() });
-      const previous = queryClient.getQueryData(bridgeKeys.status());
-      queryClient.setQueryData(bridgeKeys.status(), (old) =>
-        old ? { ...old, running } : { running, changed_at: Math.floor(Date.now() / 1000) },
-      );
-      return { previous };
-    },
-    onError: (error, running, context) => {
-      console.error(`Bridge ${running ? 'start' : 'stop'} failed:`, error);
-      queryClient.setQueryData(bridgeKeys.status(), context?.previous);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: bridgeKeys.status() }),
-  });
+  const mutation = useMutation(bridgeMutations.toggle(queryClient));
+
 
   const running = status.data?.running;
   const pending = mutation.isPending;

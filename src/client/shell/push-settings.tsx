@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PUSH_KIND_LABELS, PUSH_KINDS, type PushKind } from '#shared/domain/push-alerts.ts';
-import { pushKeys, pushQueries, setPushKinds } from '#client/api/queries/push.ts';
+import { pushKeys, pushMutations, pushQueries } from '#client/api/queries/push.ts';
 import { deviceSubscription, pushSupport, turnOffPush, turnOnPush, type PushSupport } from '#client/push/device-push.ts';
 import { pushErrorText } from '#client/push/push-error.ts';
 
@@ -23,11 +23,7 @@ export function PushSettings() {
   const [busy, setBusy] = useState(false);
   const client = useQueryClient();
   const preferences = useQuery({ ...pushQueries.preferences(), enabled: on === true });
-  const kinds = useMutation({
-    mutationFn: setPushKinds,
-    onSuccess: (data) => client.setQueryData(pushKeys.preferences(), data),
-    onError: (err) => setError(err.message),
-  });
+  const kinds = useMutation({ ...pushMutations.kinds(client), onError: (err) => setError(err.message) });
 
   useEffect(() => {
     if (support !== 'ready') return;

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { endpoints } from '#shared/contract/endpoints.ts';
 import type { PushKind } from '#shared/domain/push-alerts.ts';
 import { apiRequest } from '#client/api/http.ts';
@@ -33,3 +33,13 @@ export async function forgetSubscription(endpoint: string): Promise<void> {
 export async function setPushKinds(kinds: PushKind[]) {
   return apiRequest(endpoints.setPushPreferences, { body: { kinds } });
 }
+
+export const pushMutations = {
+  /** Which kinds of alert reach every device of the user; the preferences shown are the server's answer. */
+  kinds: (queryClient: QueryClient) =>
+    mutationOptions({
+      mutationKey: ['push', 'kinds'],
+      mutationFn: setPushKinds,
+      onSuccess: (data) => queryClient.setQueryData(pushKeys.preferences(), data),
+    }),
+};

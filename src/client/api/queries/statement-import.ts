@@ -1,3 +1,4 @@
+import { mutationOptions, type QueryClient } from '@tanstack/react-query';
 import { API_KEY_HEADER, ErrorResponse } from '#shared/contract/common.ts';
 import {
   IMPORT_STATEMENT_PATH,
@@ -8,6 +9,8 @@ import {
 import { ApiError, NETWORK_ERROR } from '#client/api/http.ts';
 import { sessionStore } from '#client/auth/session-store.ts';
 import { apiBaseUrl } from '#client/config/runtime-config.ts';
+import { accountKeys } from './accounts.ts';
+import { dealKeys } from './deals.ts';
 
 /** When the upload fails without a message from the server. */
 export const IMPORT_FAILED = 'Import failed.';
@@ -59,3 +62,19 @@ export async function importStatement({ account, file, utcOffsetMinutes, signal 
   if (!parsed.success) throw new ApiError(response.status, 'Unexpected response from the server.');
   return parsed.data;
 }
+
+export const statementImportMutations = {
+  /**
+   * Books a statement file into an account. The account's deals, stats, chart and figures are read
+   * again afterwards, in the background: the import's summary does not wait for them.
+   */
+  upload: (queryClient: QueryClient) =>
+    mutationOptions({
+      mutationKey: ['statement-import'],
+      mutationFn: importStatement,
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: dealKeys.all() });
+        void queryClient.invalidateQueries({ queryKey: accountKeys.all() });
+      },
+    }),
+};

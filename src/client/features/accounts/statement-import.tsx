@@ -1,9 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { STATEMENT_FILE_TYPES, STATEMENT_MAX_BYTES, UTC_OFFSET_MAX, UTC_OFFSET_MIN, type ImportStatementResponse } from '#shared/contract/import.ts';
-import { accountKeys } from '#client/api/queries/accounts.ts';
-import { dealKeys } from '#client/api/queries/deals.ts';
-import { IMPORT_FAILED, importStatement } from '#client/api/queries/statement-import.ts';
+import { IMPORT_FAILED, statementImportMutations } from '#client/api/queries/statement-import.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { ImportSummary } from './import-summary.tsx';
 import './statement-import.css';
@@ -66,17 +64,8 @@ function StatementImportDialog({ account, onClose }: { account: ImportTarget; on
   const [offsetUnreadable, setOffsetUnreadable] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<ImportStatementResponse | null>(null);
-  const mutation = useMutation({
-    mutationFn: importStatement,
-    onSuccess: (answer) => {
-      setResult(answer);
-      // The account's deals, stats, chart and figures are read again (in the background: the summary
-      // and the Import button do not wait for them).
-      void queryClient.invalidateQueries({ queryKey: dealKeys.all() });
-      void queryClient.invalidateQueries({ queryKey: accountKeys.all() });
-    },
-    onError: (err) => setProblem(err instanceof Error && err.message ? err.message : IMPORT_FAILED),
-  });
+  const mutation = useMutation(statementImportMutations.upload(queryClient));
+
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,7 +80,10 @@ function StatementImportDialog({ account, onClose }: { account: ImportTarget; on
       return;
     }
     setProblem(null);
-    mutation.mutate({ account: account.account_id, file, utcOffsetMinutes: minutes });
+    mutation.mutate(
+      { account: account.account_id, file, utcOffsetMinutes: minutes },
+      { onSuccess: setResult, onError: (err) => setProblem(err instanceof Error && err.message ? err.message : IMPORT_FAILED) },
+    );
   };
 
   return (

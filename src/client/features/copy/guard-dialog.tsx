@@ -9,7 +9,7 @@ import { useOfflineStatus } from '#client/offline/offline-status.ts';
 import { FigureList, type Figure } from '#client/ui/figure-list.tsx';
 import { Modal } from '#client/ui/modal.tsx';
 import { useToast } from '#client/ui/toast.tsx';
-import { guardMutations } from './api/guards.ts';
+import { guardMutations } from '#client/api/queries/guards.ts';
 import { BASIS_LABELS, guardTargetName, isFired, levelsSentence, markName, measureText, measureName, SCOPE_LABELS, STATE_LABELS, STATE_MEANING } from './guard-labels.ts';
 import { GuardRearmChoice } from './guard-rearm.tsx';
 import { GUARDS_NEED_CONNECTION } from './guard-strip.tsx';

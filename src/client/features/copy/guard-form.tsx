@@ -8,7 +8,7 @@ import { useOfflineStatus } from '#client/offline/offline-status.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { useToast } from '#client/ui/toast.tsx';
-import { guardMutations } from './api/guards.ts';
+import { guardMutations } from '#client/api/queries/guards.ts';
 import { formValuesOf, guardBodyOf, guardOn, unitOf, type GuardChoice, type GuardFormValues } from './guard-form-values.ts';
 import { BASIS_LABELS, BASIS_MEANING, currencyMark, percentOfLabel, PERIOD_LABELS, STATE_LABELS } from './guard-labels.ts';
 import { GuardLevelsFields } from './guard-levels-fields.tsx';

@@ -2,7 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import type { Account } from '#shared/contract/accounts.ts';
 import type { CopyRelation } from '#shared/contract/copy-relations.ts';
 import type { Guard } from '#shared/contract/guards.ts';
-import { guardQueries } from './api/guards.ts';
+import { guardQueries } from '#client/api/queries/guards.ts';
 import type { GuardChoice } from './guard-form-values.ts';
 import { isEquityStop } from './guard-labels.ts';
 

@@ -20,7 +20,7 @@ import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useToast } from '#client/ui/toast.tsx';
-import { relationKeys, relationMutations, relationQueries, type RelationChange } from './api/relations.ts';
+import { relationKeys, relationMutations, relationQueries, type RelationChange } from '#client/api/queries/relations.ts';
 import { GuardLegend } from './guard-legend.tsx';
 import { MasterCard } from './master-card.tsx';
 import { useRelationGuards } from './relation-guards.ts';

@@ -1,14 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import type { LoginBody } from '#shared/contract/auth.ts';
-import { endpoints } from '#shared/contract/endpoints.ts';
-import { ApiError, apiRequest, NETWORK_ERROR } from '#client/api/http.ts';
-import { sessionStore } from '#client/auth/session-store.ts';
+import { ApiError, NETWORK_ERROR } from '#client/api/http.ts';
+import { LOGIN_FAILED, sessionMutations } from '#client/api/queries/session.ts';
 import { safeRedirect } from '#client/app/paths.ts';
 import './login-page.css';
-
-const LOGIN_FAILED = 'Login failed. Please try again.';
 
 function loginMessage(error: unknown): string {
   if (error instanceof ApiError) return error.status === 0 ? NETWORK_ERROR : error.message;
@@ -21,20 +17,13 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
 
-  const login = useMutation({
-    mutationFn: (body: LoginBody) =>
-      apiRequest(endpoints.login, { body, fallbackMessage: LOGIN_FAILED }),
-    onSuccess: async ({ data }) => {
-      sessionStore.save(data);
-      // Back to the page first asked for, or home.
-      await navigate({ href: safeRedirect(redirect), replace: true });
-    },
-  });
+  const login = useMutation(sessionMutations.login());
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!username.trim() || !password) return;
-    login.mutate({ username: username.trim(), password });
+    // Signed in: back to the page first asked for, or home.
+    login.mutate({ username: username.trim(), password }, { onSuccess: () => void navigate({ href: safeRedirect(redirect), replace: true }) });
   };
 
   return (

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { IMPORT_FAILED } from '#client/api/queries/statement-import.ts';
-import { flexMutations, type FlexAccount } from '../api/flex.ts';
+import { flexMutations, type FlexAccount } from '#client/api/queries/flex.ts';
 import { ImportSummary } from '../import-summary.tsx';
 
 /** 'Fetch now': the account's Activity statement fetched and booked at once, summed up as an upload's import is. */

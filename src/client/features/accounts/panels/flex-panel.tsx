@@ -2,7 +2,7 @@ import { memo, useId, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { ErrorState, LoadingState } from '#client/ui/states.tsx';
-import { flexQueries, type FlexAccount } from '../api/flex.ts';
+import { flexQueries, type FlexAccount } from '#client/api/queries/flex.ts';
 import { FlexFetch } from './flex-fetch.tsx';
 import { FlexRemove } from './flex-remove.tsx';
 import { FlexSettingsForm } from './flex-settings-form.tsx';

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
-import { flexMutations, type FlexAccount } from '../api/flex.ts';
+import { flexMutations, type FlexAccount } from '#client/api/queries/flex.ts';
 
 /**
  * 'Remove token' (no more daily fetches), confirmed by a second button under it that says what it

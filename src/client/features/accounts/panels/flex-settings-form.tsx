@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SetFlexBody, type FlexStatus } from '#shared/contract/flex.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
-import { flexMutations, type FlexAccount } from '../api/flex.ts';
+import { flexMutations, type FlexAccount } from '#client/api/queries/flex.ts';
 
 export const FLEX_SAVED = 'Flex settings saved: the first fetch runs shortly, then once a day.';
 

@@ -1,28 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Position, SetTpSlBody } from '#shared/contract/positions.ts';
+import type { Position } from '#shared/contract/positions.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import { pipSize } from '#shared/domain/instruments.ts';
 import { coverAvailable, parseDecimalInput, suggestLevels } from '#shared/domain/suggestions.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice } from '#shared/format/numbers.ts';
-import { closeBySymbol, setTpSl } from '#client/api/queries/positions.ts';
+import { CLOSE_NOT_FOUND, POSITION_NOT_FOUND, positionMutations } from '#client/api/queries/positions.ts';
 import { statsQueries } from '#client/api/queries/stats.ts';
 import { CLOSE_FAILED, UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { NETWORK_ERROR } from '#client/api/http.ts';
 import { useOfflineStatus } from '#client/offline/offline-status.ts';
-import { CLOSE_NEEDS_CONNECTION, createTpSlEntry, entryChange, KEPT_TOAST, keepAfterFailure, pendingForPosition } from '#client/offline/outbox.ts';
+import { CLOSE_NEEDS_CONNECTION, entryChange, KEPT_TOAST, keepAfterFailure, pendingForPosition } from '#client/offline/outbox.ts';
 import { PendingNote } from '#client/offline/outbox-review.tsx';
-import { sendOrKeep, useOutbox } from '#client/offline/outbox-store.ts';
+import { useOutbox } from '#client/offline/outbox-store.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { useToast } from '#client/ui/toast.tsx';
 import { formatExcursion } from './live-positions.tsx';
-import type { Side } from '#shared/domain/side.ts';
 
-export const POSITION_NOT_FOUND = 'Error: Position not found. Please try again.';
-export const CLOSE_NOT_FOUND = 'Error: Position to close not found.';
 
-const direction = (type: Side) => (type === 'Buy' ? 'long' : 'short');
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 const priceText = (value: number | null, symbol: string) => (value === null ? '' : formatPrice(value, symbol));
 
@@ -58,20 +54,7 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
   const current = position ?? selected;
   const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
   const mutation = useMutation({
-    // Offline too: the write is then kept on the device instead of paused by the query client.
-    networkMode: 'always',
-    mutationFn: (levels: { take_profit: number; stop_loss: number }) => {
-      if (!position) throw new Error(POSITION_NOT_FOUND);
-      const request: SetTpSlBody = {
-        category: position.category,
-        symbol: position.u_symbol,
-        direction: direction(position.type),
-        currency: position.currency,
-        portfolio,
-        ...levels,
-      };
-      return sendOrKeep(createTpSlEntry(request, position, Date.now()), (idempotencyKey) => setTpSl(request, { idempotencyKey }));
-    },
+    ...positionMutations.setTpSl(position, portfolio),
     onSuccess: (outcome, levels) => {
       // Online and no answer: the spec's network error, the change kept for a retry; never a success tick.
       if (outcome.kept && navigator.onLine) toast.show(`${NETWORK_ERROR} ${KEPT_FOR_RETRY}`, 'error');
@@ -196,16 +179,7 @@ export function ClosePositionModal({ position, selected, portfolio, onDone }: Cl
   const { browserOnline } = useOfflineStatus();
   const [error, setError] = useState<string | null>(null);
   const mutation = useMutation({
-    mutationFn: () => {
-      if (!position) throw new Error(CLOSE_NOT_FOUND);
-      return closeBySymbol({
-        category: position.category,
-        symbol: position.u_symbol,
-        direction: direction(position.type),
-        currency: position.currency,
-        portfolio,
-      });
-    },
+    ...positionMutations.close(position, portfolio),
     onSuccess: (response) => {
       toast.show(response.message);
       onDone();
