@@ -8,17 +8,13 @@ import {
   type Point,
 } from '#shared/analytics/series.ts';
 import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
-import type { DealRecord } from '#server/db/deals-repo.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 
-// These read the repository's DealRecord rows (see its note in src/server/db/deals-repo.ts).
-
-const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
-
-export function toLedger(deals: readonly DealRecord[]): LedgerEntry[] {
+export function toLedger(deals: readonly Deal[]): LedgerEntry[] {
   return deals.map((d) =>
     d.kind === 'trade'
-      ? { time: epoch(d.datetime), kind: 'trade', net: d.net, volume: d.quantity }
-      : { time: epoch(d.datetime), kind: d.kind, net: d.amount },
+      ? { time: d.at, kind: 'trade', net: d.net, volume: d.quantity }
+      : { time: d.at, kind: d.kind, net: d.amount },
   );
 }
 
@@ -36,7 +32,7 @@ export interface Series {
  * Cash flows are in every group; trades and rebates credited only where `keep` takes them (a rebate
  * has no market: it is in the account's whole series, not in its Forex or Equities ones).
  */
-export function seriesOf(deals: readonly DealRecord[], from: number | undefined, keep: (d: DealRecord) => boolean): Series {
+export function seriesOf(deals: readonly Deal[], from: number | undefined, keep: (d: Deal) => boolean): Series {
   const ledger = toLedger(deals.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal' || keep(d)));
   const start = from ?? -Infinity;
   const opening = ledger.filter((e) => e.time < start).reduce((s, e) => s + e.net, 0);
@@ -52,11 +48,11 @@ export function seriesOf(deals: readonly DealRecord[], from: number | undefined,
 }
 
 /** Max drawdown % of an account: on its time-weighted growth index, so withdrawals are not losses (docs/figures.md). */
-export function maxDrawdownOf(deals: readonly DealRecord[]): number {
+export function maxDrawdownOf(deals: readonly Deal[]): number {
   return maxDrawdownFromGrowth(growthSeries(toLedger(deals)));
 }
 
-export function statsOf(trades: readonly DealRecord[]) {
+export function statsOf(trades: readonly Deal[]) {
   const closed = trades.map((d) => ({
     type: d.type ?? 'Buy',
     profit: d.profit,
@@ -69,7 +65,7 @@ export function statsOf(trades: readonly DealRecord[]) {
   const asTrade = (target: number | null) => {
     if (target === null) return null;
     const d = trades.find((_, i) => netResult(closed[i]!) === target);
-    return d ? { datetime: epoch(d.datetime), symbol: d.symbol ?? '', type: d.type ?? '', profit: target } : null;
+    return d ? { datetime: d.at, symbol: d.symbol ?? '', type: d.type ?? '', profit: target } : null;
   };
   return { ...s, best: asTrade(s.best_trade), worst: asTrade(s.worst_trade) };
 }

@@ -1,10 +1,9 @@
 import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
-import type { Deal, DealKind, DealReason } from '#shared/domain/deal.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import type { BalanceMove } from '#server/ledger/port.ts';
 import type { Market } from '#shared/domain/market.ts';
-import type { Side } from '#shared/domain/side.ts';
 
 /** Stores deal rows (trades, cash flows, rebates credited, results of the account) in the order given. */
 export async function insertDeals(q: Queryable, deals: readonly Deal[]): Promise<void> {
@@ -22,44 +21,6 @@ export async function insertDeals(q: Queryable, deals: readonly Deal[]): Promise
       d.commission, d.fee, d.rebate, d.net, d.mae, d.mfe, d.execMs, d.rebalancing, d.ticket, d.positionId, d.copyOf,
       d.opening ?? false, d.reason ?? null,
     ]),
-  );
-}
-
-/**
- * A stored deal as the account screens read it: the row's own spelling. The account analytics and the
- * historical-deals service still read it (src/server/analytics, src/server/services); the next step of
- * one deal vocabulary is to map it to the domain Deal (src/shared/domain/deal.ts) here and keep it private.
- */
-export interface DealRecord {
-  kind: DealKind;
-  symbol: string | null;
-  type: Side | null;
-  category: Market | null;
-  quantity: number;
-  open_price: number | null;
-  close_price: number | null;
-  datetime: Date;
-  amount: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  rebate: number;
-  net: number;
-  is_rebalancing: boolean;
-  /** An imported statement's opening balance: the balance before its period, the account's starting capital. */
-  is_opening: boolean;
-  /** What a bonus or a result of the account is (Deal.reason); null otherwise. */
-  reason: DealReason | null;
-}
-
-/** An account's deals, oldest first. */
-export async function dealsOf(q: Queryable, accountId: number): Promise<DealRecord[]> {
-  return q.query<DealRecord>(
-    `SELECT kind, symbol, type, category, quantity, open_price, close_price, datetime, amount, profit, swap,
-            commission, fee, rebate, net, is_rebalancing, is_opening, reason
-     FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
-    [accountId],
   );
 }
 

@@ -44,7 +44,7 @@ export interface StatementInput {
 }
 
 /** A deal in a page's JSON: kind, at, amount, profit, swap, commission, fee, net, symbol, type, quantity, open price, close price, opened at. */
-type DealRow = [StatementDeal['kind'], number, number, number, number, number, number, number, string | null, string | null, number, number | null, number | null, number | null];
+type DealRow = [StatementDeal['kind'], number, number, number, number, number, number, number, string | null, StatementDeal['type'], number, number | null, number | null, number | null];
 
 /** The deals of the pages, oldest first. */
 export function decodeDealPages(pages: readonly string[]): StatementDeal[] {

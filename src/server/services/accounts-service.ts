@@ -5,7 +5,7 @@ import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerScope, scopeFor } from '#server/auth/scope.ts';
 import { accountInfoRows, brokersOfScope, type AccountInfoRow } from '#server/db/accounts-repo.ts';
 import type { Database } from '#server/db/database.ts';
-import { dealsOf, dealTotals, recentResults, type DealTotals } from '#server/db/deals-repo.ts';
+import { dealEntriesOf, dealTotals, recentResults, type DealTotals } from '#server/db/deals-repo.ts';
 import { navMonths, navOfMonth, navSeriesOf } from '#server/db/nav-repo.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
 import { maxDrawdownOf } from '#server/analytics/account-analytics.ts';
@@ -121,7 +121,7 @@ export class AccountsService {
   /** The largest drawdown of an account of the caller's, in %. */
   async maxDrawdown(user: SessionUser, ref: string) {
     const account = await findAccount(this.db, user, ref);
-    const deals = await dealsOf(this.db, account.id);
+    const deals = await dealEntriesOf(this.db, account.id);
     return { max_drawdown_percentage: maxDrawdownOf(deals) };
   }
 
@@ -134,7 +134,7 @@ export class AccountsService {
       key: JSON.stringify(['historical-deals', callerScope(user).categories, rebates, ref, from ?? null, withoutRebalancing]),
       compute: async () => {
         const account = await findAccount(this.db, user, ref);
-        const [all, navs] = await Promise.all([dealsOf(this.db, account.id), navSeriesOf(this.db, account.id)]);
+        const [all, navs] = await Promise.all([dealEntriesOf(this.db, account.id), navSeriesOf(this.db, account.id)]);
         return historicalDeals({ account, all, navs, from, withoutRebalancing, rebates, eur: this.eur });
       },
     } satisfies CachedRead<unknown>;

@@ -1,25 +1,22 @@
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/analytics/stats.ts';
-import { dealReasonLabel } from '#shared/domain/deal.ts';
+import { dealReasonLabel, type Deal } from '#shared/domain/deal.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { AccountRef } from '#server/db/accounts-repo.ts';
-import type { DealRecord } from '#server/db/deals-repo.ts';
 import { seriesOf, statsOf } from '#server/analytics/account-analytics.ts';
 
 /** The view model of GET /api/brokers/historical-deals: an account's deals, statistics and series over a period. */
-
-const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 /**
  * The Historical deal `type` of a row that is no trade (its category is 'Balance'): by its kind, unless
  * its reason names it ('Bonus', 'Charge', 'Interest' …: src/shared/domain/deal.ts).
  */
-const BALANCE_TYPES: Record<DealRecord['kind'], string> = { trade: '', deposit: 'Deposit', withdrawal: 'Withdrawal', rebate: 'Rebate', result: 'Result' };
-const balanceType = (d: DealRecord): string => (d.is_opening ? 'Opening balance' : (dealReasonLabel(d.reason) ?? BALANCE_TYPES[d.kind]));
+const BALANCE_TYPES: Record<Deal['kind'], string> = { trade: '', deposit: 'Deposit', withdrawal: 'Withdrawal', rebate: 'Rebate', result: 'Result' };
+const balanceType = (d: Deal): string => (d.opening ? 'Opening balance' : (dealReasonLabel(d.reason) ?? BALANCE_TYPES[d.kind]));
 
 export interface HistoricalDealsInput {
   account: AccountRef;
-  all: DealRecord[];
+  all: Deal[];
   navs: NavPoint[];
   from: number | undefined;
   withoutRebalancing: boolean;
@@ -37,8 +34,8 @@ export function historicalDeals({ account, all, navs, from, withoutRebalancing, 
     const spec = instrumentSpec(symbol);
     return eur(lots * spec.contract * price, spec.quote);
   };
-  const inPeriod = all.filter((d) => from === undefined || epoch(d.datetime) >= from);
-  const listed = withoutRebalancing ? inPeriod.filter((d) => !d.is_rebalancing) : inPeriod;
+  const inPeriod = all.filter((d) => from === undefined || d.at >= from);
+  const listed = withoutRebalancing ? inPeriod.filter((d) => !d.rebalancing) : inPeriod;
   const trades = inPeriod.filter((d) => d.kind === 'trade');
   const s = statsOf(trades);
   const allSeries = seriesOf(all, from, () => true);
@@ -48,7 +45,7 @@ export function historicalDeals({ account, all, navs, from, withoutRebalancing, 
   // credited is income, part of the return.
   const risk = riskStats({
     navs,
-    flows: all.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal').map((d) => ({ time: epoch(d.datetime), amount: d.amount })),
+    flows: all.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal').map((d) => ({ time: d.at, amount: d.amount })),
     from,
     tradeResults: trades.map((d) => d.net),
     cumulativeProfit: allSeries.profit.map((p) => p.value),
@@ -68,22 +65,22 @@ export function historicalDeals({ account, all, navs, from, withoutRebalancing, 
             server: account.server,
             currency: cur,
             login: account.account,
-            open_price: d.open_price,
-            open_price_currency: d.open_price === null || d.symbol === null ? null : priceInEur(d.open_price, d.symbol),
-            close_price: d.close_price,
+            open_price: d.openPrice,
+            open_price_currency: d.openPrice === null || d.symbol === null ? null : priceInEur(d.openPrice, d.symbol),
+            close_price: d.closePrice,
             profit: d.kind === 'trade' ? d.profit : d.amount,
             profit_currency: eur(d.kind === 'trade' ? d.profit : d.amount, cur),
             swap: d.swap,
             swap_currency: eur(d.swap, cur),
             quantity: d.quantity,
-            quantity_currency: d.open_price === null || d.symbol === null ? 0 : notionalInEur(d.quantity, d.open_price, d.symbol),
-            datetime: epoch(d.datetime),
+            quantity_currency: d.openPrice === null || d.symbol === null ? 0 : notionalInEur(d.quantity, d.openPrice, d.symbol),
+            datetime: d.at,
             fee: d.fee,
             fee_currency: eur(d.fee, cur),
             commission: d.commission,
             commission_currency: eur(d.commission, cur),
             rebate: rebates ? d.rebate : null,
-            is_rebalancing: d.is_rebalancing,
+            is_rebalancing: d.rebalancing,
           })),
         all: {
           ...allSeries,

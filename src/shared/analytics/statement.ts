@@ -1,4 +1,4 @@
-import type { DealKind } from '#shared/domain/deal.ts';
+import type { Deal } from '#shared/domain/deal.ts';
 import type { FeeEntry, FeeKind } from '#shared/domain/fees.ts';
 import { cents, roundTo } from './stats.ts';
 
@@ -37,24 +37,11 @@ export function dayRange(q: { period?: string | undefined; from?: string | undef
 
 export const rangeIso = (r: DayRange): { from: string; to: string } => ({ from: isoOfDay(r.fromDay), to: isoOfDay(r.toDay) });
 
-/** What a statement reads of a deal. */
-export interface StatementDeal {
-  kind: DealKind;
-  /** epoch seconds */
-  at: number;
-  amount: number;
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  net: number;
-  symbol: string | null;
-  type: string | null;
-  quantity: number;
-  openPrice: number | null;
-  closePrice: number | null;
-  openedAt: number | null;
-}
+/** What a statement reads of a deal (the books' Deal, src/shared/domain/deal.ts). */
+export type StatementDeal = Pick<
+  Deal,
+  'kind' | 'at' | 'amount' | 'profit' | 'swap' | 'commission' | 'fee' | 'net' | 'symbol' | 'type' | 'quantity' | 'openPrice' | 'closePrice' | 'openedAt'
+>;
 
 /** The money a deal moves on the balance: a trade's net, the amount of anything else. */
 export const dealMoney = (d: Pick<StatementDeal, 'kind' | 'net' | 'amount'>): number => (d.kind === 'trade' ? d.net : d.amount);
