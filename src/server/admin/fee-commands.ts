@@ -9,8 +9,9 @@ import { termsOn } from '#server/ledger/fees.ts';
 import { CliError, accountKey, accountLabel, invalid, one, required, type Input } from './args.ts';
 import { command, table, type Command } from './commands.ts';
 import { asCli } from './operator.ts';
+import { DAY_MS } from '#shared/domain/days.ts';
 
-const today = (): number => Math.floor(Date.now() / 86_400_000);
+const today = (): number => Math.floor(Date.now() / DAY_MS);
 
 /** A rate option: a number, or `none` (not charged). */
 function rate(input: Input, option: string): number | null | undefined {

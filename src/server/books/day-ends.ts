@@ -1,4 +1,4 @@
-import { dayOf } from '#server/ledger/calendar.ts';
+import { dayOf } from '#shared/domain/days.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
 import type { LiveAccount, MarketSnapshot } from '#server/broker/port.ts';
 

@@ -1,4 +1,4 @@
-import { cents, roundTo } from '#shared/analytics/stats.ts';
+import { cents, roundTo } from '#shared/domain/money.ts';
 import type { BookEvent, ClosedTrade } from '#shared/domain/book-events.ts';
 import type { BrokerEvent } from '#shared/domain/broker-events.ts';
 import type { Deal } from '#shared/domain/deal.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Guard, SetGuardBody } from '#shared/contract/guards.ts';
 import type { GuardUnit } from '#shared/domain/guards.ts';
-import { roundTo } from '#shared/analytics/stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 import { accountRefById, findAccountRef, type AccountRef } from '#server/db/accounts-repo.ts';
 import { insertAlerts, namingMaster } from '#server/db/alerts-repo.ts';
 import { listRelations, type RelationWithAccounts } from '#server/db/copy-relations-repo.ts';

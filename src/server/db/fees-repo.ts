@@ -1,4 +1,4 @@
-import { isoOfDay } from '#shared/analytics/statement.ts';
+import { isoOfDay } from '#shared/domain/days.ts';
 import type { FeeEntry, FeeTerms } from '#shared/domain/fees.ts';
 import type { ChargedPerformance, TermsVersion } from '#server/ledger/port.ts';
 import { insertMany } from './bulk.ts';

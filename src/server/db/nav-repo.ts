@@ -2,8 +2,8 @@ import type { ScopeFilter } from './scope-filter.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 import type { NavEntry } from '#server/ledger/port.ts';
+import { DAY_MS } from '#shared/domain/days.ts';
 
-const DAY_MS = 86_400_000;
 
 const navValues = (rows: readonly NavEntry[]) =>
   rows.map((n) => [n.accountId, new Date(n.day * DAY_MS), n.balance, n.equity, new Date(n.takenAt * 1000)]);

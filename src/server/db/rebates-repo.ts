@@ -1,5 +1,5 @@
 import type { ScopeFilter } from './scope-filter.ts';
-import { cents, roundTo } from '#shared/analytics/stats.ts';
+import { cents, roundTo } from '#shared/domain/money.ts';
 import { insertMany } from './bulk.ts';
 import type { Queryable } from './database.ts';
 import type { ProfitSharingEntry, RebateEntry } from '#server/ledger/port.ts';

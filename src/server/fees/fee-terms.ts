@@ -1,7 +1,6 @@
-import { dayOfIso, isoOfDay } from '#shared/analytics/statement.ts';
+import { DAY_S, dayOfIso, isoOfDay } from '#shared/domain/days.ts';
 import type { FeeTerms } from '#shared/domain/fees.ts';
 import { formatDayFr } from '#shared/format/dates.ts';
-import { DAY_S } from '#server/ledger/calendar.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { saveTerms } from '#server/db/fees-repo.ts';
 import { InvalidRequest } from '#server/errors.ts';

@@ -1,7 +1,7 @@
-import { feeTotals, rangeIso, statementFigures, type DayRange, type StatementDeal } from '#shared/analytics/statement.ts';
+import { feeTotals, rangeIso, statementFigures, type StatementDeal } from '#shared/analytics/statement.ts';
+import { DAY_S, type DayRange } from '#shared/domain/days.ts';
 import type { StatementData } from '#shared/contract/fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
-import { DAY_S } from '#server/ledger/calendar.ts';
 import { markAt } from '#server/ledger/fees.ts';
 import type { TermsVersion } from '#server/ledger/port.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { balanceOperations, roundTrips } from '#server/ingest/mt5-books.ts';
 import { entryOf } from '#server/ledger/rules.ts';
 import { MT5_XLSX_SHEET } from '../../../tests/fixtures/reports/mt5-xlsx-sheet.ts';

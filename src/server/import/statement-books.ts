@@ -1,5 +1,5 @@
 import type { IngestStatement } from '#shared/contract/ingest.ts';
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { openingEntries } from '#shared/domain/opening-balance.ts';
 import { readBooks } from '#server/db/accounts-repo.ts';
 import type { Queryable } from '#server/db/database.ts';

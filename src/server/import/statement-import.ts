@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { latestBrokerTime } from '#shared/contract/ingest.ts';
 import type { BrokerEvent } from '#shared/domain/broker-events.ts';
 import { marketOf, roundTrips } from '#shared/domain/round-trips.ts';

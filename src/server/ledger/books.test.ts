@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookCashFlow, bookRebate, bookTrade, closeDay, derivedNav, endDay, openBook, unbook } from './books.ts';
 import type { Book } from '#server/ledger/port.ts';
-import { DAY_S } from './calendar.ts';
+import { DAY_S } from '#shared/domain/days.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 
 // 2026-09-30 (a Wednesday), 00:00 UTC, as an epoch day and seconds.

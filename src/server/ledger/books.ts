@@ -1,7 +1,7 @@
 import { drawdownPct } from '#shared/analytics/drawdown.ts';
 import { adjustHwmForCashFlow } from '#shared/analytics/rebates.ts';
-import { cents } from '#shared/analytics/stats.ts';
-import { DAY_S, dayOf, endsMonth, monthOf } from './calendar.ts';
+import { cents } from '#shared/domain/money.ts';
+import { DAY_S, dayOf, endsMonth, monthOf } from '#shared/domain/days.ts';
 import { closeFeeDay, defaultTerms, markAfterCashFlow } from './fees.ts';
 import {
   cashFlowEntry,

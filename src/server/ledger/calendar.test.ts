@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf, endsMonth, monthOf, rolloversBetween } from './calendar.ts';
+import { rolloversBetween } from './calendar.ts';
+import { dayOf, endsMonth, monthOf } from '#shared/domain/days.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import type { FeeTerms } from '#shared/domain/fees.ts';
 import { bookCashFlow, closeDay, openBook } from './books.ts';
-import { DAY_S } from './calendar.ts';
+import { DAY_S } from '#shared/domain/days.ts';
 import { closeFeeDay, defaultTerms, endsPeriod, managementAccrual, markAfterCashFlow, performanceAdjustment, periodOf, periodStart, termsOn, volumeFees } from './fees.ts';
 import type { Book } from './port.ts';
 

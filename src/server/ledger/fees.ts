@@ -1,10 +1,9 @@
 import { settleProfitSharing } from '#shared/analytics/rebates.ts';
-import { isoOfDay } from '#shared/analytics/statement.ts';
-import { cents, roundTo } from '#shared/analytics/stats.ts';
+import { DAY_S, endsMonth, isoOfDay, periodDays } from '#shared/domain/days.ts';
+import { cents, roundTo } from '#shared/domain/money.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import type { FeeEntry, FeePeriod, FeeTerms, WithdrawalRule } from '#shared/domain/fees.ts';
-import { DAY_S, endsMonth } from './calendar.ts';
 import type { ChargedPerformance, TermsVersion } from './port.ts';
 import { profitSharingRate } from './rules.ts';
 
@@ -42,9 +41,7 @@ export function periodOf(epochS: number, period: FeePeriod): string {
 
 /** The first instant (epoch seconds) of a period as periodOf names it ('2026-03', '2026-Q1'). */
 export function periodStart(period: string): number {
-  const [y, p] = period.split('-') as [string, string];
-  const month = p.startsWith('Q') ? (Number(p.slice(1)) - 1) * 3 : Number(p) - 1;
-  return Date.UTC(Number(y), month, 1) / 1000;
+  return periodDays(period).fromDay * DAY_S;
 }
 
 /** Is `day` (days since 1970-01-01) the last of its period? A quarter ends with March, June, September and December. */

@@ -2,7 +2,7 @@ import type { BookEvent } from '#shared/domain/book-events.ts';
 import type { Deal } from '#shared/domain/deal.ts';
 import type { WriteContext } from '#server/broker/port.ts';
 import { bookCashFlow, bookRebate, bookResult, bookTrade, closeDay, derivedNav, unbook } from './books.ts';
-import { dayOf } from './calendar.ts';
+import { dayOf } from '#shared/domain/days.ts';
 import { performanceAdjustment, periodOf, periodStart, termsOn, volumeFees } from './fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
 import type { Book, BooksStore, NavEntry, NewAlert, ProfitSharingEntry, RebateEntry, TermsVersion } from './port.ts';

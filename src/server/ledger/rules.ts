@@ -1,6 +1,6 @@
 import { excursion } from '#shared/analytics/excursions.ts';
 import { marginLevel } from '#shared/analytics/margin.ts';
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { netResult } from '#shared/analytics/trade-stats.ts';
 import type { Category } from '#shared/domain/portfolios.ts';
 import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from '#shared/domain/book-events.ts';

@@ -1,6 +1,7 @@
 import { aggregateBreakeven } from '#shared/analytics/breakeven.ts';
 import type { Position } from '#shared/contract/positions.ts';
-import { finiteOrZero, roundTo } from '#shared/analytics/stats.ts';
+import { finiteOrZero } from '#shared/analytics/stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 import { convert } from '#shared/domain/fx.ts';
 import type { LiveAccount, LivePosition, MarketSnapshot } from '#server/broker/port.ts';
 

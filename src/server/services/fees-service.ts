@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { dayOfIso, dayRange, feeTotals, rangeIso, type DayRange } from '#shared/analytics/statement.ts';
+import { dayRange, feeTotals, rangeIso } from '#shared/analytics/statement.ts';
+import { DAY_S, dayOfIso, type DayRange } from '#shared/domain/days.ts';
 import type { FeesQuery, SetFeeTermsBody, StatementQuery } from '#shared/contract/fees.ts';
 import type { FeeEntry } from '#shared/domain/fees.ts';
 import { statementFileName } from '#shared/reports/statement-report.ts';
@@ -18,7 +19,6 @@ import { drawStatementPdf } from '#server/fees/pdf-in-worker.ts';
 import type { StatementInput } from '#server/fees/statement-build.ts';
 import { makeStatement, StatementTooLargeError } from '#server/fees/statement-in-worker.ts';
 import { StatementAbandonedError, statementQueue } from '#server/fees/statement-queue.ts';
-import { DAY_S } from '#server/ledger/calendar.ts';
 import { termsOn } from '#server/ledger/fees.ts';
 import type { BrokerAdapter } from '#server/broker/port.ts';
 import type { Generation } from '#server/http/answer-cache.ts';

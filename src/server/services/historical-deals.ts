@@ -1,5 +1,5 @@
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
-import { roundTo } from '#shared/analytics/stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 import { dealReasonLabel, type Deal } from '#shared/domain/deal.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { AccountRef } from '#server/db/accounts-repo.ts';

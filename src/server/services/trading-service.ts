@@ -1,6 +1,6 @@
 import type { CopyRule } from '#shared/contract/copy-rules.ts';
 import type { CloseBySymbolBody, SetTpSlBody } from '#shared/contract/positions.ts';
-import { roundTo } from '#shared/analytics/stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 import type { Portfolio } from '#shared/domain/portfolios.ts';
 import type { SessionUser } from '#server/auth/auth-store.ts';
 import { callerScope, inScope, scopeFor } from '#server/auth/scope.ts';

@@ -1,5 +1,5 @@
 import { PAIR_CONTRACT } from '#shared/domain/instruments.ts';
-import { roundTo } from './stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 import type { Side } from '#shared/domain/side.ts';
 
 export interface BreakevenLeg {

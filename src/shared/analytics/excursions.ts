@@ -1,6 +1,7 @@
 import { pipSize } from '../domain/instruments.ts';
 import type { Side } from '../domain/side.ts';
-import { finiteOrZero, mean, median, roundTo } from './stats.ts';
+import { finiteOrZero, mean, median } from './stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 
 /** Price distance expressed in pips of `symbol`. */
 export function toPips(priceDistance: number, symbol: string): number {

@@ -3,7 +3,8 @@
  * the realised P/L of the last 24 hours and 7 days, all in EUR so accounts in several currencies add
  * up. Pure; the inputs are the accounts/info rows and the historical-losses rows of the portfolio.
  */
-import { cents, finiteOrZero, sum } from './stats.ts';
+import { finiteOrZero, sum } from './stats.ts';
+import { cents } from '#shared/domain/money.ts';
 
 export interface KeyFigureAccount {
   account_id: string;

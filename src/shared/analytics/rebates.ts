@@ -1,4 +1,5 @@
-import { cents, finiteOrZero } from './stats.ts';
+import { finiteOrZero } from './stats.ts';
+import { cents } from '#shared/domain/money.ts';
 
 /** Rebate (IB cashback) = lots traded × rate per lot (docs/figures.md R1). */
 export function rebateAmount(lots: number, ratePerLot: number): number {

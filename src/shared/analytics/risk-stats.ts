@@ -1,11 +1,12 @@
 import { maxDrawdownMoney, maxDrawdownPct } from './drawdown.ts';
-import { cents, mean, roundTo, stdev, sum } from './stats.ts';
+import { mean, stdev, sum } from './stats.ts';
+import { cents, roundTo } from '#shared/domain/money.ts';
+import { DAY_S } from '#shared/domain/days.ts';
 
 // Risk statistics of an account (Accounts → Stats, docs/copy-quality.md, "Risk statistics"): Sharpe and Sortino
 // on daily returns of the end-of-day NAV, equity drawdown, expectancy and recovery factor.
 // Every figure is null, not 0, where it is undefined, so the screen can show '—'.
 
-const DAY_S = 86_400;
 
 /** Trading days in a year: the usual annualisation of daily ratios [ours]. */
 export const TRADING_DAYS_PER_YEAR = 252;

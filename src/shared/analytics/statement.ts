@@ -1,6 +1,7 @@
 import type { Deal } from '#shared/domain/deal.ts';
+import { DAY_S, dayOfIso, isoOfDay, periodDays, type DayRange } from '#shared/domain/days.ts';
 import type { FeeEntry, FeeKind } from '#shared/domain/fees.ts';
-import { cents, roundTo } from './stats.ts';
+import { cents, roundTo } from '#shared/domain/money.ts';
 
 /*
  * An investor statement of one account over a range of days (docs/fees.md, "Statements"): pure
@@ -8,28 +9,12 @@ import { cents, roundTo } from './stats.ts';
  * in whole cents, so the statement's lines add up to its closing balance exactly.
  */
 
-const DAY_S = 86_400;
-/** A day (days since 1970-01-01, UTC) as 'YYYY-MM-DD', and back. */
-export const isoOfDay = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10);
-export const dayOfIso = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY_S;
-
-/** The days a statement covers, both included (days since 1970-01-01, UTC). */
-export interface DayRange {
-  fromDay: number;
-  toDay: number;
-}
-
 /**
  * The range a request names: a month ('2026-03'), a quarter ('2026-Q1'), or `from` and `to`
  * ('YYYY-MM-DD', both included; `to` defaults to `today`). null when `to` comes before `from`.
  */
 export function dayRange(q: { period?: string | undefined; from?: string | undefined; to?: string | undefined }, today: number): DayRange | null {
-  if (q.period) {
-    const [y, p] = q.period.split('-') as [string, string];
-    const year = Number(y);
-    const [m0, months] = p.startsWith('Q') ? [(Number(p.slice(1)) - 1) * 3, 3] : [Number(p) - 1, 1];
-    return { fromDay: Date.UTC(year, m0, 1) / 1000 / DAY_S, toDay: Date.UTC(year, m0 + months, 1) / 1000 / DAY_S - 1 };
-  }
+  if (q.period) return periodDays(q.period);
   const fromDay = dayOfIso(q.from!);
   const toDay = q.to ? dayOfIso(q.to) : today;
   return toDay < fromDay ? null : { fromDay, toDay };

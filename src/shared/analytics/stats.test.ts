@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mean, median, normalCdf, pearson, roundTo, stdev, sum } from './stats.ts';
+import { mean, median, normalCdf, pearson, stdev, sum } from './stats.ts';
 
 describe('mean', () => {
   it('is null for no values', () => expect(mean([])).toBeNull());
@@ -29,16 +29,8 @@ describe('median', () => {
   });
 });
 
-describe('sum and roundTo', () => {
+describe('sum', () => {
   it('sum of nothing is 0', () => expect(sum([])).toBe(0));
-  it('rounds half away from zero', () => {
-    expect(roundTo(1.005, 2)).toBe(1.01);
-    expect(roundTo(-1.005, 2)).toBe(-1.01);
-    expect(roundTo(1.0834366666, 5)).toBe(1.08344);
-    expect(roundTo(-0.001, 2)).toBe(0);
-    expect(Object.is(roundTo(-0.001, 2), -0)).toBe(false);
-  });
-  it('maps non-finite to 0', () => expect(roundTo(Number.NaN, 2)).toBe(0));
 });
 
 describe('stdev', () => {

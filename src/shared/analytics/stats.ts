@@ -36,20 +36,6 @@ export function median(values: readonly number[]): number | null {
   return (lower + upper) / 2;
 }
 
-/** Rounds half away from zero to `decimals` places; the relative nudge keeps 1.005 → 1.01. */
-export function roundTo(value: number, decimals: number): number {
-  if (!Number.isFinite(value)) return 0;
-  const factor = 10 ** decimals;
-  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor * (1 + Number.EPSILON))) / factor;
-  // Avoid returning -0 for tiny negatives.
-  return rounded === 0 ? 0 : rounded;
-}
-
-/** Money to the cent: the one rounding of amounts (balances, deals, NAV, EUR totals). */
-export function cents(value: number): number {
-  return roundTo(value, 2);
-}
-
 /**
  * Standard deviation of the finite values: `population` divides by n, `sample` by n − 1; null
  * without a value (under two for the sample).

@@ -3,6 +3,7 @@ import { expectancy, periodSharpe, periodSortino } from './risk-stats.ts';
 import { mean, normalCdf, pearson, sum } from './stats.ts';
 import { toPips } from './excursions.ts';
 import { netResult, profitFactor } from './trade-stats.ts';
+import { DAY_S } from '#shared/domain/days.ts';
 
 // The analysis of an account's closed trades (docs/figures.md, "Analysis of an account's trades";
 // issue 42 item 1): holding period returns, runs test, per-trade ratios, probabilistic Sharpe ratio,
@@ -11,7 +12,6 @@ import { netResult, profitFactor } from './trade-stats.ts';
 // (src/shared/contract/stats.ts). A figure that cannot be computed is null, never 0.
 
 const HOUR_S = 3_600;
-const DAY_S = 86_400;
 
 /** The losses of the starting balance, in %, that risk of ruin and risk of drawdown are given for. */
 export const LOSS_LEVELS = [10, 20, 30, 50, 100] as const;

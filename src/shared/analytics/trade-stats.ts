@@ -1,4 +1,5 @@
-import { cents, finiteOrZero, sum } from './stats.ts';
+import { finiteOrZero, sum } from './stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roundTo } from '#shared/analytics/stats.ts';
+import { roundTo } from '#shared/domain/money.ts';
 import { MARKETS } from '#shared/domain/market.ts';
 import { PORTFOLIOS } from '#shared/domain/portfolios.ts';
 import { SIDES } from '#shared/domain/side.ts';

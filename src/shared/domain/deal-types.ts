@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { DEAL_TYPE } from '#shared/contract/ingest.ts';
 import { dealReasonLabel, type DealReason } from './deal.ts';
 

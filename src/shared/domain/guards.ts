@@ -1,3 +1,4 @@
+import { DAY_MS } from './days.ts';
 /*
  * Copy guards: graded stops on copying, per relation (one master → one follower), per follower (every
  * relation into one account) or per master (every follower of one master, measured on the master's own
@@ -58,7 +59,6 @@ export interface GuardMemory {
 /** A level reached, or the warn level re-armed by a recovery. */
 export type GuardEvent = 'warn' | 'close_only' | 'close_all' | 'warn_rearmed';
 
-const DAY_MS = 86_400_000;
 
 /** The first day (UTC, 'YYYY-MM-DD') of the period under way at `nowS`: the day, the week (from Monday) or the month. */
 export function periodStartOf(period: GuardPeriod, nowS: number): string {

@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { DEAL_TYPE, type DealEntryType, type IngestDeal } from '#shared/contract/ingest.ts';
 import type { AssetClass, BrokerEvent, FillEffect, IncomeKind } from './broker-events.ts';
 import { balanceEffect, dealRole, mt5Reason } from './deal-types.ts';

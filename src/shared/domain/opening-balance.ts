@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 
 /**
  * Opening balances of imported statements (docs/statements.md, "Opening balance").

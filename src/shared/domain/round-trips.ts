@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import type { AccountResult, BookEvent, CashFlow, ClosedTrade, RebateCredit } from './book-events.ts';
 import type { AssetClass, BrokerEvent, CorporateAction, TradeFill } from './broker-events.ts';
 import { balanceMoney } from './broker-events.ts';

@@ -1,4 +1,4 @@
-import { dayOfIso } from '#shared/analytics/statement.ts';
+import { DAY_S, dayOfIso } from '#shared/domain/days.ts';
 import type { StatementData } from '#shared/contract/fees.ts';
 import { fileSegment } from '#shared/domain/reports.ts';
 import { formatDateFr, formatDayFr } from '#shared/format/dates.ts';
@@ -71,7 +71,7 @@ export function statementReport(s: StatementData, generatedAt: number): TableRep
   return {
     fileName: statementFileName(s, 'pdf'),
     title: `Statement - ${s.account.account_name}`,
-    period: `${formatDayFr(dayOfIso(s.from) * 86_400, 'UTC')} - ${formatDayFr(dayOfIso(s.to) * 86_400, 'UTC')} (UTC)`,
+    period: `${formatDayFr(dayOfIso(s.from) * DAY_S, 'UTC')} - ${formatDayFr(dayOfIso(s.to) * DAY_S, 'UTC')} (UTC)`,
     note: `${s.account.broker_name}, login ${s.account.login}, ${s.account.currency}. Generated ${formatDateFr(generatedAt, 'UTC')} UTC.`,
     summaryTitle: 'Summary',
     summary: {

@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { IngestDeal, IngestPosition } from '#shared/contract/ingest.ts';
 import { balanceEffect } from '#shared/domain/deal-types.ts';
 import { mt4Header } from './account.ts';

@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import { IngestDeal, IngestPosition, type DealEntryType } from '#shared/contract/ingest.ts';
 import { balanceEffect } from '#shared/domain/deal-types.ts';
 import { mt5Header, type Accounting } from './account.ts';

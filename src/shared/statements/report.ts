@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import type { IngestPosition } from '#shared/contract/ingest.ts';
 import { mt4Header, mt5Header, type Accounting } from './account.ts';
 import type { Grid } from './cells.ts';

@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import type { Grid } from './cells.ts';
 import { countOf, pairRows, percentOf, type Pair } from './structure.ts';
 

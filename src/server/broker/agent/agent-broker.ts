@@ -29,7 +29,7 @@ import type {
   TradeEvent,
 } from '#server/broker/port.ts';
 import { figuresOf } from '#server/books/day-ends.ts';
-import { dayOf } from '#server/ledger/calendar.ts';
+import { dayOf } from '#shared/domain/days.ts';
 import type { Ledger } from '#server/ledger/ledger.ts';
 import { AGENT_SILENCE_ALERT_S } from '#server/ledger/rules.ts';
 import { Listeners, tradeEventsBetween } from '#server/broker/listeners.ts';

@@ -20,8 +20,8 @@ import { ReaderBusyError, readStatement } from '#server/import/read-in-worker.ts
 import { fetchFlexStatement, FlexServiceError } from './flex-web-service.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
 import { NO_KEY } from './token-key.ts';
+import { DAY_MS } from '#shared/domain/days.ts';
 
-const DAY_MS = 86_400_000;
 /** A temporary failure of IB's is tried again this much later, at most this many times in a row before it alerts. */
 const RETRY_MS = 60 * 60_000;
 const RETRIES_BEFORE_ALERT = 6;

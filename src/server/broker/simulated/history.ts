@@ -1,4 +1,4 @@
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import type { Database, Queryable } from '#server/db/database.ts';
 import { countAccounts, insertAccount, insertBroker, writeBooks } from '#server/db/accounts-repo.ts';
 import { insertAlerts } from '#server/db/alerts-repo.ts';
@@ -15,7 +15,8 @@ import type { FeeEntry } from '#shared/domain/fees.ts';
 import { copyLot, lotUnitOf } from '#shared/domain/copy-lot.ts';
 import { bookCashFlow, bookTrade, closeDay, endDay, openBook } from '#server/ledger/books.ts';
 import type { Book, NavEntry, ProfitSharingEntry, RebateEntry } from '#server/ledger/port.ts';
-import { DAY_S, dayOf, isWeekend, monthOf, rolloversBetween } from '#server/ledger/calendar.ts';
+import { isWeekend, rolloversBetween } from '#server/ledger/calendar.ts';
+import { DAY_S, dayOf, monthOf } from '#shared/domain/days.ts';
 import { marginAlertMessage, silenceAlertMessage } from '#server/ledger/rules.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import type { Deal } from '#shared/domain/deal.ts';

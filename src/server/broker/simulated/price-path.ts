@@ -1,7 +1,8 @@
 import { INSTRUMENTS, roundPrice, type Mids } from './instruments.ts';
 import type { Random } from './random.ts';
 
-import { DAY_S, dayOf, isWeekend } from '#server/ledger/calendar.ts';
+import { isWeekend } from '#server/ledger/calendar.ts';
+import { DAY_S, dayOf } from '#shared/domain/days.ts';
 
 const TRADING_DAYS = 252;
 

@@ -10,7 +10,7 @@ import { MarketPaused } from '#server/broker/errors.ts';
 import { rolloversBetween } from '#server/ledger/calendar.ts';
 import type { AccountFigures, Ledger } from '#server/ledger/ledger.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
-import { cents } from '#shared/analytics/stats.ts';
+import { cents } from '#shared/domain/money.ts';
 import type {
   BrokerAdapter,
   InTransaction,

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { FlexStatus } from '#shared/contract/flex.ts';
 import { formatDateFr, formatDayFr } from '#shared/format/dates.ts';
 import { FigureList, type Figure } from '#client/ui/figure-list.tsx';
+import { DAY_S } from '#shared/domain/days.ts';
 
-const DAY_S = 86_400;
 /** The server alerts on a token this many days before its expiry (src/server/broker/ibkr/flex-fetch.ts). */
 const EXPIRY_NOTICE_DAYS = 3;
 

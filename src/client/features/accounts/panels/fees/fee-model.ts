@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { FeeEntryView, FeesResponse, FeeTerms, FeeTermsResponse } from '#shared/contract/fees.ts';
+import { isoOfDay, periodDays } from '#shared/domain/days.ts';
 import { formatDayFr } from '#shared/format/dates.ts';
 import { numberFormat } from '#shared/format/numbers.ts';
 import type { FeeRange } from '#client/api/queries/fees.ts';
@@ -67,12 +68,8 @@ export function rangeOf(choice: PeriodChoice, custom: { from: string; to: string
 /** The first and last day of a range, as the server reads it ('to' of a custom range defaults to today). */
 export function rangeDays(range: FeeRange, now = new Date()): { from: string; to: string } {
   if (range.period === undefined) return { from: range.from, to: range.to ?? todayIso(now) };
-  const [y, p] = range.period.split('-') as [string, string];
-  const [month0, months] = p.startsWith('Q') ? [(Number(p.slice(1)) - 1) * 3, 3] : [Number(p) - 1, 1];
-  return {
-    from: isoOf(new Date(Date.UTC(Number(y), month0, 1))),
-    to: isoOf(new Date(Date.UTC(Number(y), month0 + months, 0))),
-  };
+  const days = periodDays(range.period);
+  return { from: isoOfDay(days.fromDay), to: isoOfDay(days.toDay) };
 }
 
 /* ---- Rates: fractions on the wire, percent on screen and in the form ---- */
