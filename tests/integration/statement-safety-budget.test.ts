@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dealMoney, statementFigures, type StatementDeal } from '#shared/analytics/statement.ts';
+import { statementFigures, type StatementDeal } from '#shared/analytics/statement.ts';
+import { dealMoney } from '#shared/domain/deal.ts';
 import type { Deal } from '#shared/domain/deal.ts';
 import { hashPassword } from '#server/auth/password.ts';
 import { insertAccount, insertBroker } from '#server/db/accounts-repo.ts';

@@ -211,8 +211,8 @@ export async function ledgerSince(
   if (accountIds.length === 0) return { entries, opening };
   // One JSON array, as for the trades above.
   const [row] = await q.query<{ rows: unknown }>(
-    `SELECT coalesce(json_agg(json_build_array(account_id, extract(epoch FROM datetime)::bigint, kind,
-              CASE WHEN kind = 'trade' THEN net ELSE amount END) ORDER BY datetime, id), '[]'::json) AS rows
+    `SELECT coalesce(json_agg(json_build_array(account_id, extract(epoch FROM datetime)::bigint, kind, money)
+              ORDER BY datetime, id), '[]'::json) AS rows
        FROM deals WHERE account_id = ANY($1::int[]) AND datetime >= $2`,
     [[...accountIds], new Date(fromS * 1000)],
   );
@@ -223,7 +223,7 @@ export async function ledgerSince(
     entries.set(accountId, list);
   }
   const before = await q.query<{ account_id: number; balance: number }>(
-    `SELECT account_id, sum(CASE WHEN kind = 'trade' THEN net ELSE amount END) AS balance
+    `SELECT account_id, sum(money) AS balance
        FROM deals WHERE account_id = ANY($1::int[]) AND datetime < $2 GROUP BY account_id`,
     [[...accountIds], new Date(fromS * 1000)],
   );

@@ -87,7 +87,7 @@ export async function tradedSymbols(q: Queryable, category: Market): Promise<str
 /** An account's money movements, oldest first: each deal's time (epoch seconds), what it did to the balance, its broker ticket, and whether it is a statement's opening balance. */
 export async function balanceMoves(q: Queryable, accountId: number): Promise<BalanceMove[]> {
   return q.query(
-    `SELECT extract(epoch FROM datetime)::bigint AS at, CASE WHEN kind = 'trade' THEN net ELSE amount END AS money, ticket,
+    `SELECT extract(epoch FROM datetime)::bigint AS at, money, ticket,
        is_opening AS opening
      FROM deals WHERE account_id = $1 ORDER BY datetime, id`,
     [accountId],
@@ -128,8 +128,6 @@ export async function deleteDealsByTickets(q: Queryable, accountId: number, tick
  * its range only, a page at a time, and the sums the opening figures need, made by the database.
  */
 
-/** What a deal moves on the balance: a trade's net, the amount of anything else (dealMoney, in SQL). */
-const MONEY = `CASE WHEN kind = 'trade' THEN net ELSE amount END`;
 
 /** How many deals an account has in [fromS, toS). */
 export async function statementDealCount(q: Queryable, accountId: number, fromS: number, toS: number): Promise<number> {
@@ -174,7 +172,7 @@ export async function statementDealsPage(
  */
 export async function balanceSums(q: Queryable, accountId: number, beforeS: number): Promise<{ before: number; total: number }> {
   const [row] = await q.query<{ before: number; total: number }>(
-    `SELECT coalesce(sum(${MONEY}) FILTER (WHERE datetime < to_timestamp($2)), 0) AS before, coalesce(sum(${MONEY}), 0) AS total
+    `SELECT coalesce(sum(money) FILTER (WHERE datetime < to_timestamp($2)), 0) AS before, coalesce(sum(money), 0) AS total
        FROM deals WHERE account_id = $1`,
     [accountId, beforeS],
   );
@@ -204,8 +202,8 @@ export async function cashFlowsOf(
   }
   return q.query(
     `SELECT at, money, before FROM (
-       SELECT datetime, id, kind, extract(epoch FROM datetime)::bigint AS at, ${MONEY} AS money,
-              coalesce(sum(${MONEY}) OVER (ORDER BY datetime, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+       SELECT datetime, id, kind, extract(epoch FROM datetime)::bigint AS at, money,
+              coalesce(sum(money) OVER (ORDER BY datetime, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
          FROM deals WHERE account_id = $1 AND datetime < to_timestamp($3)) w
       WHERE kind IN ('deposit', 'withdrawal') AND ($2::float8 IS NULL OR at >= $2::float8)
       ORDER BY datetime, id`,

@@ -906,6 +906,14 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE commands SET told_at = now() WHERE kind = 'open' AND state IN ('rejected', 'expired', 'sent');
     `,
   },
+  {
+    version: 26,
+    name: 'what a deal moves on the balance is one column, generated: a trade its net, anything else its amount',
+    // The rule's TypeScript is dealMoney (src/shared/domain/deal.ts); every query reads this column.
+    sql: `
+      ALTER TABLE deals ADD COLUMN money NUMERIC(20,2) GENERATED ALWAYS AS (CASE WHEN kind = 'trade' THEN net ELSE amount END) STORED;
+    `,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction, in version order. */

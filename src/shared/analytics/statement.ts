@@ -1,4 +1,4 @@
-import type { Deal } from '#shared/domain/deal.ts';
+import { dealMoney, type Deal } from '#shared/domain/deal.ts';
 import { DAY_S, dayOfIso, isoOfDay, periodDays, type DayRange } from '#shared/domain/days.ts';
 import type { FeeEntry, FeeKind } from '#shared/domain/fees.ts';
 import { cents, roundTo } from '#shared/domain/money.ts';
@@ -28,8 +28,6 @@ export type StatementDeal = Pick<
   'kind' | 'at' | 'amount' | 'profit' | 'swap' | 'commission' | 'fee' | 'net' | 'symbol' | 'type' | 'quantity' | 'openPrice' | 'closePrice' | 'openedAt'
 >;
 
-/** The money a deal moves on the balance: a trade's net, the amount of anything else. */
-export const dealMoney = (d: Pick<StatementDeal, 'kind' | 'net' | 'amount'>): number => (d.kind === 'trade' ? d.net : d.amount);
 
 const c = (x: number): number => Math.round(x * 100);
 const m = (centsValue: number): number => centsValue / 100;

@@ -57,6 +57,12 @@ export interface Deal {
   reason?: DealReason | null;
 }
 
+/**
+ * The money a deal moves on the balance: a trade's net, the amount of anything else. The deals
+ * table holds it as its generated column `money`, which every query reads.
+ */
+export const dealMoney = (d: Pick<Deal, 'kind' | 'net' | 'amount'>): number => (d.kind === 'trade' ? d.net : d.amount);
+
 const REASON_LABELS: Readonly<Record<DealReason, string>> = {
   bonus: 'Bonus',
   charge: 'Charge',
