@@ -23,7 +23,7 @@ import { useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { AccountInfoPanel, AccountPicker, AccountStatsPanel, BrokerSidebar, DistributionPanel } from './components/account-panels.tsx';
 import { firstReported, hasReported } from '#client/offline/first-report.ts';
 import { ExecutionPanel } from './components/execution-grid.tsx';
-import { positionKey } from './components/live-positions.tsx';
+import { positionKey } from './components/live-model.ts';
 import { TradesPanel } from './components/panel.tsx';
 import { ClosePositionModal, EditPositionModal } from './components/position-modals.tsx';
 import { SectionHeader, SectionsSkeleton } from './components/section-header.tsx';

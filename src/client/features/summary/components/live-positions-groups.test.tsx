@@ -5,7 +5,8 @@ import userEvent from '@testing-library/user-event';
 import type { Position } from '#shared/contract/positions.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { position } from '#client/live/fake-web-socket.ts';
-import { floatingTotal, groupByTrade, LivePositions, PORTFOLIO_CURRENCY } from './live-positions.tsx';
+import { floatingTotal, groupByTrade, PORTFOLIO_CURRENCY } from './live-model.ts';
+import { LivePositions } from './live-positions.tsx';
 
 // Issue 40, item 5: a trader's list. A master trade's copies, in whatever currency their accounts
 // hold, are one group under it with their total; the list's floating P/L is in the portfolio's currency.

@@ -7,7 +7,8 @@ import { SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { position } from '#client/live/fake-web-socket.ts';
 import { UNCONFIRMED_TITLE } from '#client/ui/unconfirmed-label.tsx';
-import { formatExcursion, LivePositions } from './live-positions.tsx';
+import { formatExcursion } from './live-model.ts';
+import { LivePositions } from './live-positions.tsx';
 
 // docs/figures.md: MAE/MFE in pips of 0.01 for JPY pairs, else 0.0001; a share has no pip, so the
 // feed's pip count (of a cent, docs/instruments.md) is shown as the price distance it stands for.

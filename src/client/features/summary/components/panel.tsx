@@ -4,7 +4,8 @@ import { useSinglePortfolio } from '#client/app/portfolio.ts';
 import { CsvButton } from '#client/export/csv-button.tsx';
 import { csvFileName, localIsoDate } from '#client/export/csv-table.ts';
 import { Modal } from '#client/ui/modal.tsx';
-import { LIVE_POSITION_CSV_COLUMNS, LivePositions, sortLive } from './live-positions.tsx';
+import { LIVE_POSITION_CSV_COLUMNS, sortLive } from './live-model.ts';
+import { LivePositions } from './live-positions.tsx';
 
 export function ExpandButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (

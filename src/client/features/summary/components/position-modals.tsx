@@ -16,7 +16,7 @@ import { PendingNote } from '#client/offline/outbox-review.tsx';
 import { useOutbox } from '#client/offline/outbox-store.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { useToast } from '#client/ui/toast.tsx';
-import { formatExcursion } from './live-positions.tsx';
+import { formatExcursion } from './live-model.ts';
 
 
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
