@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
@@ -31,6 +31,23 @@ import { KeyFigures, KeyFiguresFrame } from './components/key-figures.tsx';
 import './summary.css';
 
 type MasterMode = 'masters' | 'all';
+
+/**
+ * How long the panels below the trades wait for the feed's first snapshot (it comes within a second
+ * on a good connection): past it they are drawn anyway, with their skeletons, and a late snapshot
+ * moves them once rather than leave them out on a feed that does not answer.
+ */
+const FIRST_SNAPSHOT_WAIT_MS = 3_000;
+
+/** True once `ms` have passed since the component mounted. */
+function useElapsed(ms: number): boolean {
+  const [elapsed, setElapsed] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setElapsed(true), ms);
+    return () => clearTimeout(timer);
+  }, [ms]);
+  return elapsed;
+}
 type Action = { kind: 'edit' | 'close'; position: Position };
 
 // docs/product.md#states's master filter modes, for the header's volume bars: one bar per master, or one for every
@@ -238,11 +255,12 @@ function SummaryScreen({ stage }: { stage: number }) {
   // Before the accounts arrive the number of masters is unknown: one placeholder (the phone strip shows one at a time).
   const placeholders = mode === 'all' ? 1 : accountsLoading ? 1 : Math.max(1, masters.length);
 
-  // What lies below the trades waits for their first snapshot (or for the feed to say it is down):
-  // added then, it is new on the page and moves nothing, where drawn before it would be pushed down
-  // or pulled up by however many positions the snapshot holds. On a phone the second trades panel
-  // waits too, for the same reason (on a desktop the two sit side by side).
-  const tradesIn = positions !== null || live.status === 'reconnecting' || live.status === 'offline' || live.status === 'closed';
+  // What lies below the trades waits for their first snapshot (or for the feed to say it is down, or
+  // FIRST_SNAPSHOT_WAIT_MS): added then, it is new on the page and moves nothing, where drawn before it
+  // would be pushed down or pulled up by however many positions the snapshot holds. On a phone the
+  // second trades panel waits too, for the same reason (on a desktop the two sit side by side).
+  const waited = useElapsed(FIRST_SNAPSHOT_WAIT_MS);
+  const tradesIn = positions !== null || waited || live.status === 'reconnecting' || live.status === 'offline' || live.status === 'closed';
   const bothPanels = panels.fx && panels.equity;
   // The positions come first, on a phone and on a desktop (issue 40): the master sections follow the trades.
   const mastersPanel = (
