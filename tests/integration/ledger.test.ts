@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf, DAY_S } from '#server/ledger/calendar.ts';
+import { dayOf, DAY_S } from '#shared/domain/days.ts';
 import type { ClosedTrade } from '#shared/domain/book-events.ts';
 import { BACKENDS, startServer, type TestServer } from './helpers/server.ts';
 
