@@ -10,6 +10,7 @@ import { BridgeToggle } from '#client/shell/bridge-toggle.tsx';
 import { ConnectionIndicator } from '#client/shell/connection-indicator.tsx';
 import { Notifications } from '#client/shell/notifications.tsx';
 import { FocusOnNavigation, SkipLink } from './skip-link.tsx';
+import { LogoutIcon, MenuIcon } from '#client/ui/icons.tsx';
 
 const LINKS = [
   { to: ROUTES.home, label: 'Summary' },
@@ -47,9 +48,7 @@ export function TopBar() {
             aria-controls="main-nav"
             onClick={() => setMenuOpen((o) => !o)}
           >
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
+            <MenuIcon />
           </button>
           <Link to={ROUTES.home} className="brand" aria-label="Copy Monitor" onClick={() => setMenuOpen(false)}>
             <span className="brand-mark" aria-hidden="true" />
@@ -91,9 +90,7 @@ export function TopBar() {
             <PortfolioSelect />
             <Notifications />
             <button type="button" className="button ghost logout" aria-label="Logout" onClick={() => void onLogout()}>
-              <svg className="logout-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-                <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l-5-5 5-5M5 12h11" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
+              <LogoutIcon className="logout-icon" />
               <span className="logout-label">Logout</span>
             </button>
           </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CsvTable } from './csv-table.ts';
 import './csv-button.css';
+import { DownloadIcon } from '#client/ui/icons.tsx';
 
 export interface CsvButtonProps<T> {
   /** The table's name in the button's accessible name: 'Export {table} as CSV'. */
@@ -46,16 +47,7 @@ export function CsvButton<T>({ table, build, disabled = false, placement = 'head
         aria-busy={busy || undefined}
         onClick={() => void onClick()}
       >
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          <path
-            d="M12 4v11m0 0l-4-4m4 4l4-4M5 19h14"
-            stroke="currentColor"
-            strokeWidth="2"
-            fill="none"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <DownloadIcon />
         <span className="csv-button-text">CSV</span>
       </button>
       {error === null ? null : (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import './report-button.css';
 import type { TableReport } from '#shared/reports/table-report.ts';
 import { feature } from '#client/config/runtime-config.ts';
+import { DownloadIcon } from '#client/ui/icons.tsx';
 
 export interface ReportButtonProps {
   /** Builds the report from the data on screen when the button is pressed, at time `nowMs`. */
@@ -34,16 +35,7 @@ export function ReportButton({ build, disabled, label = 'Download PDF' }: Report
   return (
     <div className="report-button">
       <button type="button" className="button primary" disabled={disabled || busy} onClick={() => void onClick()}>
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          <path
-            d="M12 4v11m0 0l-4-4m4 4l4-4M5 19h14"
-            stroke="currentColor"
-            strokeWidth="2"
-            fill="none"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <DownloadIcon />
         {busy ? 'Preparing PDF...' : label}
       </button>
       {error === null ? null : (

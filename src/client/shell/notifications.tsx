@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { alertQueries } from '#client/api/queries/alerts.ts';
 import { ALERTS_SEEN_KEY } from '#client/offline/offline-api.ts';
+import { BellIcon } from '#client/ui/icons.tsx';
 
 function readSeen(): number {
   try {
@@ -12,20 +13,6 @@ function readSeen(): number {
 }
 
 const NotificationsPanel = lazy(() => import('./notifications-panel.tsx').then((m) => ({ default: m.NotificationsPanel })));
-
-function BellIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-      <path
-        d="M12 3a6 6 0 0 0-6 6v3.6L4.4 15.5A1 1 0 0 0 5.3 17h13.4a1 1 0 0 0 .9-1.5L18 12.6V9a6 6 0 0 0-6-6Zm-2.5 15a2.5 2.5 0 0 0 5 0"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
 
 /** The bell and its panel: a bottom sheet on phones, a panel under the bar on large screens. */
 export function Notifications() {

@@ -5,6 +5,7 @@ import { useOfflineStatus } from '#client/offline/offline-status.ts';
 import { useConnectivity, useStaleSince } from '#client/live/connection-registry.ts';
 import { formatClock } from '#shared/format/dates.ts';
 import { isPersistedKey } from '#client/offline/query-persister.ts';
+import { OfflineIcon } from '#client/ui/icons.tsx';
 
 /** The oldest update time (epoch ms) among the kept queries this screen shows, or null. */
 function useShownDataTime(): number | null {
@@ -65,9 +66,7 @@ export function OfflineNotice() {
   const time = storedSince ?? shownTime;
   return (
     <div className="offline-notice" role="status">
-      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-        <path d="M3 3l18 18M8.5 16.4a5 5 0 0 1 7 0M5 12.9a10 10 0 0 1 4.2-2.4M12 19h.01M15 10.6a10 10 0 0 1 4 2.3M1.5 9a15 15 0 0 1 4.1-2.6M10.7 5.1A15 15 0 0 1 22.5 9" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      </svg>
+      <OfflineIcon />
       <span>{time === null ? 'Offline — no data saved on this device yet' : `Offline — data from ${formatDateFr(time / 1000)}`}</span>
     </div>
   );

@@ -2,7 +2,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { AnimatePresence, motion, useDragControls, useReducedMotion, type PanInfo } from 'framer-motion';
 import { trapTab, useEscapeLayer, useFocusInside, useScrollLock } from './layers.ts';
-import { CloseIcon } from './close-icon.tsx';
+import { CloseIcon } from './icons.tsx';
 import { DialogBackdrop } from './dialog-backdrop.tsx';
 import { useIsWide } from './use-media-query.ts';
 

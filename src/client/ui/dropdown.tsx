@@ -9,6 +9,7 @@ import {
   type RefObject,
 } from 'react';
 import { useEscapeLayer } from './layers.ts';
+import { ChevronDownIcon } from './icons.tsx';
 
 export interface DropdownOption<V extends string> {
   value: V;
@@ -68,14 +69,6 @@ function rootClass(className: string | undefined, align: 'left' | 'right') {
 
 function menuStyle(maxHeight: number | string | undefined): CSSProperties | undefined {
   return maxHeight === undefined ? undefined : { maxHeight };
-}
-
-function Chevron() {
-  return (
-    <svg className="ui-dropdown-chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-      <path d="M6 9l6 6 6-6" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
-    </svg>
-  );
 }
 
 /**
@@ -232,7 +225,7 @@ export function Dropdown<V extends string>({
         <span id={`${baseId}-value`} className="ui-dropdown-value">
           {selected ? (renderValue ? renderValue(selected) : selected.label) : placeholder}
         </span>
-        <Chevron />
+        <ChevronDownIcon className="ui-dropdown-chevron" />
       </button>
       {open ? (
         <ul
@@ -331,7 +324,7 @@ export function DropdownMenu({
         <span id={`${baseId}-value`} className="ui-dropdown-value">
           {trigger}
         </span>
-        <Chevron />
+        <ChevronDownIcon className="ui-dropdown-chevron" />
       </button>
       {open ? (
         <div

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import './feed-banner.css';
+import { WarningIcon } from './icons.tsx';
 
 /** 'Last update 12 s ago', in seconds under a minute, then minutes, then hours; null before any update. */
 export function formatUpdateAge(seconds: number | null): string {
@@ -35,10 +36,7 @@ export function FeedBanner({ message, lastUpdate, onRetry, now = Date.now }: Fee
   }, [lastUpdate, now]);
   return (
     <div className="ui-feed-banner">
-      <svg className="ui-feed-banner-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-        <path d="M12 3 2 20h20L12 3Z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
-        <path d="M12 10v4M12 17v.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      </svg>
+      <WarningIcon className="ui-feed-banner-icon" />
       <div className="ui-feed-banner-text">
         <p className="ui-feed-banner-message" role="status">
           {message}

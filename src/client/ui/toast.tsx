@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { TOAST_MS } from '#shared/domain/constants.ts';
-import { CloseIcon } from './close-icon.tsx';
+import { CloseIcon } from './icons.tsx';
 
 export type ToastKind = 'success' | 'error';
 

@@ -5,6 +5,7 @@ import { IMPORT_FAILED, statementImportMutations } from '#client/api/queries/sta
 import { Modal } from '#client/ui/modal.tsx';
 import { ImportSummary } from './import-summary.tsx';
 import './statement-import.css';
+import { UploadIcon } from '#client/ui/icons.tsx';
 
 export const CHOOSE_FILE = 'Choose a report file to import.';
 export const BAD_OFFSET = `Enter the broker's offset in hours from UTC, from ${UTC_OFFSET_MIN / 60} to ${UTC_OFFSET_MAX / 60}.`;
@@ -26,16 +27,7 @@ export function StatementImport({ account }: { account: ImportTarget }) {
   return (
     <>
       <button type="button" className="button statement-import-trigger" aria-haspopup="dialog" onClick={() => setOpen(true)}>
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          <path
-            d="M12 15V4m0 0-4 4m4-4 4 4M5 14v4a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
+        <UploadIcon />
         Import statement
       </button>
       {/* Keyed by account: another account's dialog starts empty. */}

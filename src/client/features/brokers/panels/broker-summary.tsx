@@ -6,6 +6,7 @@ import { SectionPanel } from '#client/ui/section-panel.tsx';
 import { BrokerAccountsTable } from './broker-accounts-table.tsx';
 import { BrokerInformation } from './broker-information.tsx';
 import { InstrumentDistribution } from './instrument-distribution.tsx';
+import { ExpandIcon } from '#client/ui/icons.tsx';
 
 export interface BrokerSummaryProps {
   broker: string;
@@ -22,14 +23,6 @@ function SummaryContent({ broker, accounts, positions, showRebate, wide }: Broke
       <BrokerAccountsTable broker={broker} accounts={accounts} showRebate={showRebate} wide={wide} />
       <InstrumentDistribution positions={positions} />
     </div>
-  );
-}
-
-function ExpandIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-      <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
-    </svg>
   );
 }
 

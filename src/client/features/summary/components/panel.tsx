@@ -6,13 +6,12 @@ import { csvFileName, localIsoDate } from '#client/export/csv-table.ts';
 import { Modal } from '#client/ui/modal.tsx';
 import { LIVE_POSITION_CSV_COLUMNS, sortLive } from './live-model.ts';
 import { LivePositions } from './live-positions.tsx';
+import { ExpandIcon } from '#client/ui/icons.tsx';
 
 export function ExpandButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
     <button type="button" className="icon-button summary-expand" aria-label={`Expand ${label}`} title="Full screen" onClick={onClick}>
-      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-        <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
-      </svg>
+      <ExpandIcon />
     </button>
   );
 }

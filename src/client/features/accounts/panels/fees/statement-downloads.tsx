@@ -5,6 +5,7 @@ import { feature } from '#client/config/runtime-config.ts';
 import { saveFile } from '#client/export/save-file.ts';
 import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { type FeesAccount, dayText, type PeriodChoice, PERIOD_OPTIONS, rangeDays } from './fee-model.ts';
+import { DownloadIcon } from '#client/ui/icons.tsx';
 
 export function PeriodChooser({
   choice,
@@ -41,12 +42,6 @@ export function PeriodChooser({
     </div>
   );
 }
-
-export const DownloadIcon = () => (
-  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-    <path d="M12 4v11m0 0l-4-4m4 4l4-4M5 19h14" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
-  </svg>
-);
 
 export function StatementDownloads({ account, range }: { account: FeesAccount; range: FeeRange | null }) {
   const [busy, setBusy] = useState<StatementFormat | null>(null);
