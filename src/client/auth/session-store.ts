@@ -1,11 +1,11 @@
 import { useSyncExternalStore } from 'react';
 import { SessionData } from '#shared/contract/auth.ts';
+import { listeners } from '#client/listeners.ts';
 
 /** Local-storage key of the stored user record (docs/product.md#fields). */
 export const USER_DATA_KEY = 'user_data';
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
+const changes = listeners();
 let cached: { raw: string | null; session: SessionData | null } = { raw: null, session: null };
 
 function read(): SessionData | null {
@@ -30,14 +30,8 @@ function read(): SessionData | null {
   return session;
 }
 
-function emit(): void {
-  for (const l of listeners) l();
-}
-
-function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const emit = changes.emit;
+const subscribe = changes.subscribe;
 
 export const sessionStore = {
   get: read,

@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import type { LiveStatus } from './live-socket.ts';
+import { listeners } from '#client/listeners.ts';
 
 /** What the top bar's indicator shows: a feed is live, one is (re)connecting, none can connect, or no feed on this screen. */
 export type Connectivity = 'live' | 'reconnecting' | 'offline' | 'idle';
 
 const feeds = new Map<number, LiveStatus>();
-const listeners = new Set<() => void>();
+const changes = listeners();
 let nextId = 1;
 let browserOnline = typeof navigator === 'undefined' ? true : navigator.onLine;
 
@@ -35,7 +36,7 @@ function recompute(): void {
   if (next === 'live' || next === 'idle') staleSince = null;
   else if (!firstConnection && (snapshot === 'live' || staleSince === null)) staleSince ??= Date.now();
   snapshot = next;
-  for (const listener of listeners) listener();
+  changes.emit();
 }
 
 let listening = false;
@@ -49,8 +50,7 @@ function subscribe(listener: () => void): () => void {
     window.addEventListener('online', onChange);
     window.addEventListener('offline', onChange);
   }
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return changes.subscribe(listener);
 }
 
 /** Registers one live feed; returns its status reporter and the unregister function. */

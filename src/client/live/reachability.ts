@@ -8,6 +8,7 @@
  * its backoff, so a failing feed endpoint is never hammered.
  */
 import { apiBaseUrl } from '#client/config/runtime-config.ts';
+import { listeners } from '#client/listeners.ts';
 
 /** The probe's pace while a feed is down: every second for the first minute, then every 5 s. */
 export const PROBE_FAST_MS = 1_000;
@@ -15,13 +16,12 @@ export const PROBE_SLOW_MS = 5_000;
 export const PROBE_FAST_FOR_MS = 60_000;
 const PROBE_TIMEOUT_MS = 2_000;
 
-const listeners = new Set<() => void>();
+const changes = listeners();
 let unreachable = false;
 
 /** Calls `callback` each time the server answers after having been unreachable; returns the unsubscribe. */
 export function onServerRegained(callback: () => void): () => void {
-  listeners.add(callback);
-  return () => listeners.delete(callback);
+  return changes.subscribe(callback);
 }
 
 /** A call failed for want of a network (no answer at all, or the device's offline copy served). */
@@ -33,7 +33,7 @@ export function noteServerUnreachable(): void {
 export function noteServerReached(): void {
   if (!unreachable) return;
   unreachable = false;
-  for (const listener of [...listeners]) listener();
+  changes.emit();
 }
 
 /** One cheap unauthenticated call (`GET /health`, never cached): does the server answer? */

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { listeners } from '#client/listeners.ts';
 
 /**
  * Whether what the screen shows came from the device rather than the server: the browser is
@@ -11,14 +12,14 @@ interface State {
   browserOnline: boolean;
 }
 
-const listeners = new Set<() => void>();
+const changes = listeners();
 let state: State = { storedSince: null, browserOnline: typeof navigator === 'undefined' ? true : navigator.onLine };
 
 function update(next: Partial<State>): void {
   const merged = { ...state, ...next };
   if (merged.storedSince === state.storedSince && merged.browserOnline === state.browserOnline) return;
   state = merged;
-  for (const listener of listeners) listener();
+  changes.emit();
 }
 
 let listening = false;
@@ -28,8 +29,7 @@ function subscribe(listener: () => void): () => void {
     window.addEventListener('online', () => update({ browserOnline: true }));
     window.addEventListener('offline', () => update({ browserOnline: false }));
   }
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return changes.subscribe(listener);
 }
 
 export const offlineStatus = {

@@ -10,6 +10,7 @@ import { sessionStore } from '#client/auth/session-store.ts';
 import { userPrefix } from './offline-api.ts';
 import { addToOutbox, keepAfterFailure, parseStoredOutbox, targetOf, withoutKeys, withoutTarget, type OutboxEntry } from './outbox.ts';
 import { indexedDbAvailable } from './query-persister.ts';
+import { listeners } from '#client/listeners.ts';
 
 export const OUTBOX_DB = 'copy-monitor-outbox';
 export const OUTBOX_STORE = 'changes';
@@ -26,7 +27,7 @@ interface State {
   entries: readonly OutboxEntry[];
 }
 
-const listeners = new Set<() => void>();
+const changes = listeners();
 let state: State = { owner: null, entries: [] };
 /** Writes one after another, so an older list never lands after a newer one. */
 let writing: Promise<unknown> = Promise.resolve();
@@ -35,7 +36,7 @@ const currentKey = () => sessionStore.get()?.api_key ?? null;
 
 function publish(next: State): void {
   state = next;
-  for (const listener of listeners) listener();
+  changes.emit();
 }
 
 function persist(owner: string, entries: readonly OutboxEntry[]): Promise<void> {
@@ -90,8 +91,7 @@ export const outbox = {
   subscribe: (listener: () => void): (() => void) => {
     watchSession();
     load();
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+    return changes.subscribe(listener);
   },
   add: (entry: OutboxEntry) => update((entries) => addToOutbox(entries, entry)),
   remove: (keys: Iterable<string>) => update((entries) => withoutKeys(entries, keys)),

@@ -1,7 +1,8 @@
 import type { Workbox } from 'workbox-window';
+import { listeners } from '#client/listeners.ts';
 
 type Listener = () => void;
-const listeners = new Set<Listener>();
+const updateReady = listeners();
 let workbox: Workbox | null = null;
 let updateWaiting = false;
 /** How often an open app (an installed PWA may stay open for days) asks for a new version. */
@@ -22,7 +23,7 @@ function register(wb: Workbox): void {
   workbox = wb;
   wb.addEventListener('waiting', () => {
     updateWaiting = true;
-    for (const listener of listeners) listener();
+    updateReady.emit();
   });
   wb.addEventListener('controlling', (event) => {
     if (event.isUpdate) window.location.reload();
@@ -38,8 +39,7 @@ export function hasUpdateReady(): boolean {
 }
 
 export function onUpdateReady(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return updateReady.subscribe(listener);
 }
 
 /** Lets the waiting version take over (the page reloads when it does); reloads at once if none waits any more. */
