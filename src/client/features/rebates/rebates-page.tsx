@@ -21,7 +21,7 @@ import { useSession } from '#client/auth/session-store.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
 import { rebateQueries } from '#client/api/queries/rebates.ts';
 import { CsvButton } from '#client/export/csv-button.tsx';
-import { csvNameOfPdf, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
+import { csvNameOfPdf } from '#client/export/csv-table.ts';
 import { rebatesReport } from '#client/pdf/rebates-report.ts';
 import { ReportButton } from '#client/pdf/report-button.tsx';
 import { AccessDenied } from '#client/ui/access-denied.tsx';
@@ -36,6 +36,7 @@ import { SortableTable, type TableColumn } from '#client/ui/sortable-table.tsx';
 import { SortSelect } from '#client/ui/sort-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#client/ui/states.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
+import { rebateColumns, rebateCsvColumns, rebateRowKey, type RebateColumnKey } from './rebates-columns.tsx';
 import './rebates.css';
 
 // visx only loads when the analysis is opened.
@@ -44,21 +45,12 @@ const RebatesAnalysisChart = lazy(() =>
 );
 
 const ALL_MONTHS = 'all';
-type RebateColumnKey = keyof Pick<
-  RebateAggregate,
-  'brokerName' | 'name' | 'balance' | 'totalRebate' | 'rebatePercentage' | 'totalProfitSharing' | 'currency'
->;
-
 const MESSAGES = { loading: 'Loading rebate data...', empty: 'No rebate data found.' };
 
 const GROUPINGS = [
   { value: 'account' as const, label: 'Account' },
   { value: 'broker' as const, label: 'Broker' },
 ];
-
-function rowKey(row: RebateAggregate): string {
-  return `${row.brokerName}\u0000${row.name}\u0000${row.currency}`;
-}
 
 function SummaryCards({ summary }: { summary: readonly RebateCurrencySummary[] }) {
   const cards: CurrencySummaryCard[] = summary.map((s) => ({
@@ -73,9 +65,71 @@ function SummaryCards({ summary }: { summary: readonly RebateCurrencySummary[] }
   return <CurrencySummary cards={cards} />;
 }
 
+/** The rebates per account or per broker: a sortable table on a desktop, cards with a sort menu on a phone. */
+function RebatesTable({
+  rows,
+  columns,
+  sort,
+  onSort,
+  byAccount,
+}: {
+  rows: RebateAggregate[];
+  columns: TableColumn<RebateAggregate, RebateColumnKey>[];
+  sort: SortState<RebateColumnKey>;
+  onSort: (sort: SortState<RebateColumnKey>) => void;
+  byAccount: boolean;
+}) {
+  const wide = useIsWide();
+  return (
+    <section className="rebates-section" aria-labelledby="rebates-table-title">
+      <div className="rebates-section-head">
+        <h2 id="rebates-table-title" className="rebates-section-title">
+          {byAccount ? 'Rebates by account' : 'Rebates by broker'}
+        </h2>
+        {!wide && rows.length > 1 ? (
+          <SortSelect
+            options={columns.map((c) => ({ key: c.key, label: typeof c.header === 'string' ? c.header : c.key }))}
+            sort={sort}
+            onChange={onSort}
+          />
+        ) : null}
+      </div>
+      {wide ? (
+        <SortableTable
+          label="Rebates"
+          columns={columns}
+          rows={rows}
+          rowKey={rebateRowKey}
+          sort={sort}
+          onSortChange={onSort}
+          emptyText={MESSAGES.empty}
+          className="rebates-table"
+        />
+      ) : (
+        <CardList
+          label="Rebates"
+          items={rows}
+          itemKey={rebateRowKey}
+          title={(row) => (
+            <span className="rebates-card-title">
+              <BrokerIcon broker={row.brokerName} size={22} />
+              <span>
+                <span className="rebates-name">{row.name}</span>
+                {byAccount ? ` · ${row.brokerName}` : null}
+              </span>
+            </span>
+          )}
+          fields={columnsToFields(columns.filter((c) => c.key !== 'brokerName' && c.key !== 'name'))}
+          emptyText={MESSAGES.empty}
+          className="rebates-cards"
+        />
+      )}
+    </section>
+  );
+}
+
 function RebatesContent() {
   const { portfolio, setPortfolio } = usePortfolio();
-  const wide = useIsWide();
   const [groupBy, setGroupBy] = useState<RebateGroupBy>('account');
   const [monthChoice, setMonthChoice] = useState<string>(ALL_MONTHS);
   const [sort, setSort] = useState<SortState<RebateColumnKey>>(DEFAULT_REBATE_SORT as SortState<RebateColumnKey>);
@@ -91,51 +145,7 @@ function RebatesContent() {
   const summary = summariseByCurrency(visible);
   const byAccount = groupBy === 'account';
 
-  const columns: TableColumn<RebateAggregate, RebateColumnKey>[] = [
-    ...(byAccount
-      ? [
-          {
-            key: 'brokerName' as const,
-            header: 'Broker',
-            render: (row: RebateAggregate) => (
-              <span className="rebates-broker">
-                <BrokerIcon broker={row.brokerName} size={22} />
-                <span>{row.brokerName}</span>
-              </span>
-            ),
-          },
-        ]
-      : []),
-    // Grouped by broker, the row's name is its broker: the column sorts by brokerName, so the
-    // default order (brokerName ascending, docs/product.md#states) is marked on it.
-    byAccount
-      ? { key: 'name' as const, header: 'Account', render: (row: RebateAggregate) => row.name }
-      : {
-          key: 'brokerName' as const,
-          header: 'Broker',
-          render: (row: RebateAggregate) => (
-            <span className="rebates-broker">
-              <BrokerIcon broker={row.name} size={22} />
-              <span className="rebates-name">{row.name}</span>
-            </span>
-          ),
-        },
-    { key: 'balance', header: 'Balance', align: 'right', render: (row) => formatRebateMoney(row.balance, row.currency) },
-    {
-      key: 'totalRebate',
-      header: 'Total Rebate',
-      align: 'right',
-      render: (row) => formatRebateMoney(row.totalRebate, row.currency),
-    },
-    { key: 'rebatePercentage', header: '% Rebate', align: 'right', render: (row) => formatPercent(row.rebatePercentage) },
-    {
-      key: 'totalProfitSharing',
-      header: 'Profit Sharing',
-      align: 'right',
-      render: (row) => formatRebateMoney(row.totalProfitSharing, row.currency),
-    },
-    { key: 'currency', header: 'Currency', render: (row) => row.currency },
-  ];
+  const columns = rebateColumns(byAccount);
   const sortedRows = sortRows(visible, sort);
 
   const onGroupByChange = (next: RebateGroupBy) => {
@@ -156,23 +166,9 @@ function RebatesContent() {
       }`,
     });
 
-  // The table's columns as on screen, figures unformatted ('% Rebate' in percent, as shown).
-  const csvColumns: CsvColumn<RebateAggregate>[] = [
-    ...(byAccount
-      ? [
-          { title: 'Broker', value: (row: RebateAggregate) => row.brokerName },
-          { title: 'Account', value: (row: RebateAggregate) => row.name },
-        ]
-      : [{ title: 'Broker', value: (row: RebateAggregate) => row.name }]),
-    { title: 'Balance', value: (row) => csvNumber(row.balance) },
-    { title: 'Total Rebate', value: (row) => csvNumber(row.totalRebate) },
-    { title: '% Rebate', value: (row) => csvNumber(row.rebatePercentage) },
-    { title: 'Profit Sharing', value: (row) => csvNumber(row.totalProfitSharing) },
-    { title: 'Currency', value: (row) => row.currency },
-  ];
   const buildCsv = () => ({
     fileName: csvNameOfPdf(rebatesReportFileName(portfolio, groupBy, month)),
-    columns: csvColumns,
+    columns: rebateCsvColumns(byAccount),
     rows: sortedRows,
   });
 
@@ -190,50 +186,7 @@ function RebatesContent() {
           </h2>
           <SummaryCards summary={summary} />
         </section>
-        <section className="rebates-section" aria-labelledby="rebates-table-title">
-          <div className="rebates-section-head">
-            <h2 id="rebates-table-title" className="rebates-section-title">
-              {byAccount ? 'Rebates by account' : 'Rebates by broker'}
-            </h2>
-            {!wide && sortedRows.length > 1 ? (
-              <SortSelect
-                options={columns.map((c) => ({ key: c.key, label: typeof c.header === 'string' ? c.header : c.key }))}
-                sort={sort}
-                onChange={setSort}
-              />
-            ) : null}
-          </div>
-          {wide ? (
-            <SortableTable
-              label="Rebates"
-              columns={columns}
-              rows={sortedRows}
-              rowKey={rowKey}
-              sort={sort}
-              onSortChange={setSort}
-              emptyText={MESSAGES.empty}
-              className="rebates-table"
-            />
-          ) : (
-            <CardList
-              label="Rebates"
-              items={sortedRows}
-              itemKey={rowKey}
-              title={(row) => (
-                <span className="rebates-card-title">
-                  <BrokerIcon broker={row.brokerName} size={22} />
-                  <span>
-                    <span className="rebates-name">{row.name}</span>
-                    {byAccount ? ` · ${row.brokerName}` : null}
-                  </span>
-                </span>
-              )}
-              fields={columnsToFields(columns.filter((c) => c.key !== 'brokerName' && c.key !== 'name'))}
-              emptyText={MESSAGES.empty}
-              className="rebates-cards"
-            />
-          )}
-        </section>
+        <RebatesTable rows={sortedRows} columns={columns} sort={sort} onSort={setSort} byAccount={byAccount} />
       </>
     );
 
