@@ -191,6 +191,29 @@ function MasterOnlySwitch({ checked, disabled = false, onChange }: { checked: bo
   );
 }
 
+/**
+ * The master sections of the header: one per master with its positions (or one for every account in
+ * 'All' mode), null until the positions and the accounts are in; how many placeholders show meanwhile.
+ */
+function useMasterSections(positions: readonly Position[] | null, masters: readonly Account[] | null, mode: MasterMode, portfolio: Portfolio) {
+  const sections = useMemo((): Section[] | null => {
+    if (!positions || masters === null) return null;
+    if (mode === 'all') {
+      return [{ key: 'all', title: 'All accounts', subtitle: `${portfolio}`, rows: positions, masterId: undefined }];
+    }
+    return masters.map((m) => ({
+      key: m.account_id,
+      title: m.account_name,
+      subtitle: m.broker_name,
+      rows: positions.filter((p) => p.account_name === m.account_name),
+      masterId: m.account_id,
+    }));
+  }, [positions, masters, mode, portfolio]);
+  // Before the accounts arrive the number of masters is unknown: one placeholder (the phone strip shows one at a time).
+  const placeholders = mode === 'all' || masters === null ? 1 : Math.max(1, masters.length);
+  return { sections, placeholders };
+}
+
 function SummaryScreen({ stage }: { stage: number }) {
   const session = useSession();
   const canWrite = hasPermission(session?.restrictions, 'write');
@@ -239,21 +262,7 @@ function SummaryScreen({ stage }: { stage: number }) {
   const onDone = useCallback(() => setAction(null), [setAction]);
   const current = action && positions ? (positions.find((p) => positionKey(p) === positionKey(action.position)) ?? null) : null;
 
-  const sections = useMemo((): Section[] | null => {
-    if (!positions || accountsLoading) return null;
-    if (mode === 'all') {
-      return [{ key: 'all', title: 'All accounts', subtitle: `${portfolio}`, rows: positions, masterId: undefined }];
-    }
-    return masters.map((m) => ({
-      key: m.account_id,
-      title: m.account_name,
-      subtitle: m.broker_name,
-      rows: positions.filter((p) => p.account_name === m.account_name),
-      masterId: m.account_id,
-    }));
-  }, [positions, accountsLoading, mode, masters, portfolio]);
-  // Before the accounts arrive the number of masters is unknown: one placeholder (the phone strip shows one at a time).
-  const placeholders = mode === 'all' ? 1 : accountsLoading ? 1 : Math.max(1, masters.length);
+  const { sections, placeholders } = useMasterSections(positions, accountsLoading ? null : masters, mode, portfolio);
 
   // What lies below the trades waits for their first snapshot (or for the feed to say it is down, or
   // FIRST_SNAPSHOT_WAIT_MS): added then, it is new on the page and moves nothing, where drawn before it

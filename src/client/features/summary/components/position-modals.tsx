@@ -52,7 +52,6 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
   const [sl, setSl] = useState(() => priceText(selected.sl, selected.u_symbol));
   const [error, setError] = useState<string | null>(null);
   const current = position ?? selected;
-  const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
   const mutation = useMutation({
     ...positionMutations.setTpSl(position, portfolio),
     onSuccess: (outcome, levels) => {
@@ -64,13 +63,6 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
     },
     onError: (err) => setError(messageOf(err, UPDATE_FAILED)),
   });
-
-  const medianMae = stats.data?.stats.median_mae ?? current.medianMae;
-  const medianMfe = stats.data?.stats.median_mfe ?? current.medianMfe;
-  const pip = pipSize(current.u_symbol);
-  const suggestion =
-    medianMae !== null && medianMfe !== null ? suggestLevels(current.type, current.price_open, medianMae, medianMfe, pip) : null;
-  const canCover = coverAvailable(current.profit, current.breakeven);
 
   const save = (event?: FormEvent) => {
     event?.preventDefault();
@@ -132,30 +124,7 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
             <input type="number" step="any" inputMode="decimal" value={sl} onChange={(e) => setSl(e.target.value)} />
           </label>
         </div>
-        <section className="summary-suggest" aria-label="MAE/MFE suggestions">
-          <h3>MAE/MFE suggestions</h3>
-          <p className="summary-sub">
-            Median MAE {formatExcursion(medianMae, current)} · median MFE {formatExcursion(medianMfe, current)}
-            {current.category === 'Forex' ? ` · pip ${pip}` : null}
-          </p>
-          {suggestion ? (
-            <div className="summary-suggest-row">
-              <button type="button" className="button" onClick={() => setSl(formatPrice(suggestion.sl, current.u_symbol))}>
-                SL {formatPrice(suggestion.sl, current.u_symbol)}
-              </button>
-              <button type="button" className="button" onClick={() => setTp(formatPrice(suggestion.tp, current.u_symbol))}>
-                TP {formatPrice(suggestion.tp, current.u_symbol)}
-              </button>
-            </div>
-          ) : (
-            <p className="summary-sub">No MAE/MFE data for {current.u_symbol} yet.</p>
-          )}
-          {canCover && current.breakeven !== null ? (
-            <button type="button" className="button summary-cover" onClick={() => setTp(formatPrice(current.breakeven, current.u_symbol))}>
-              Cover loss: TP at breakeven {formatPrice(current.breakeven, current.u_symbol)}
-            </button>
-          ) : null}
-        </section>
+        <Suggestions current={current} onSl={setSl} onTp={setTp} />
         {error ? (
           <p role="alert" className="form-error">
             {error}
@@ -163,6 +132,46 @@ export function EditPositionModal({ position, selected, portfolio, onDone }: Edi
         ) : null}
       </form>
     </Modal>
+  );
+}
+
+/**
+ * Levels suggested from the symbol's median MAE and MFE (the server's, else the feed's), and a TP at
+ * breakeven that covers a loss; a tap puts one in the form.
+ */
+function Suggestions({ current, onSl, onTp }: { current: Position; onSl: (text: string) => void; onTp: (text: string) => void }) {
+  const stats = useQuery(statsQueries.maeMfe(current.u_symbol));
+  const medianMae = stats.data?.stats.median_mae ?? current.medianMae;
+  const medianMfe = stats.data?.stats.median_mfe ?? current.medianMfe;
+  const pip = pipSize(current.u_symbol);
+  const suggestion =
+    medianMae !== null && medianMfe !== null ? suggestLevels(current.type, current.price_open, medianMae, medianMfe, pip) : null;
+  const canCover = coverAvailable(current.profit, current.breakeven);
+  return (
+    <section className="summary-suggest" aria-label="MAE/MFE suggestions">
+      <h3>MAE/MFE suggestions</h3>
+      <p className="summary-sub">
+        Median MAE {formatExcursion(medianMae, current)} · median MFE {formatExcursion(medianMfe, current)}
+        {current.category === 'Forex' ? ` · pip ${pip}` : null}
+      </p>
+      {suggestion ? (
+        <div className="summary-suggest-row">
+          <button type="button" className="button" onClick={() => onSl(formatPrice(suggestion.sl, current.u_symbol))}>
+            SL {formatPrice(suggestion.sl, current.u_symbol)}
+          </button>
+          <button type="button" className="button" onClick={() => onTp(formatPrice(suggestion.tp, current.u_symbol))}>
+            TP {formatPrice(suggestion.tp, current.u_symbol)}
+          </button>
+        </div>
+      ) : (
+        <p className="summary-sub">No MAE/MFE data for {current.u_symbol} yet.</p>
+      )}
+      {canCover && current.breakeven !== null ? (
+        <button type="button" className="button summary-cover" onClick={() => onTp(formatPrice(current.breakeven, current.u_symbol))}>
+          Cover loss: TP at breakeven {formatPrice(current.breakeven, current.u_symbol)}
+        </button>
+      ) : null}
+    </section>
   );
 }
 
