@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query';
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { endpoints } from '#shared/contract/endpoints.ts';
 import type { SetFeeTermsBody } from '#shared/contract/fees.ts';
@@ -56,10 +56,12 @@ export function setFeeTerms(body: SetFeeTermsInput, options: WriteOptions = {}) 
 }
 
 export const feeMutations = {
-  setTerms: () =>
+  /** New fee terms of an account; the terms, the fees and the statements are read again once stored. */
+  setTerms: (queryClient: QueryClient) =>
     mutationOptions({
       mutationKey: [...feeKeys.all(), 'set-terms'],
       mutationFn: (body: SetFeeTermsInput) => setFeeTerms(body),
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: feeKeys.all() }),
     }),
 };
 

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FEE_LIMITS } from '#shared/contract/fees.ts';
 import { parseDecimalInput } from '#shared/domain/suggestions.ts';
-import { feeKeys, feeMutations, type SetFeeTermsInput } from '#client/api/queries/fees.ts';
+import { feeMutations, type SetFeeTermsInput } from '#client/api/queries/fees.ts';
 import { UPDATE_FAILED } from '#client/api/queries/write.ts';
 import { type Terms, type FeesAccount, todayIso, firstOfNextMonth, isIsoDay, dayText, rateNumber, toPercent, toFraction } from './fee-model.ts';
 
@@ -99,26 +99,20 @@ export function SetTermsForm({ account, current }: { account: FeesAccount; curre
   );
 }
 
-export function TermsFormBody({ id, account, current }: { id: string; account: FeesAccount; current: Terms }) {
+/**
+ * The fee-terms form's state: the fields as typed, the check before anything is sent (termsBody), the
+ * save, and its outcome (the server's message, or what is wrong).
+ */
+function useTermsForm(account: FeesAccount, current: Terms) {
   const queryClient = useQueryClient();
-  const hintId = useId();
   const [form, setForm] = useState<TermsForm>(() => formOf(current));
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const save = useMutation({
-    ...feeMutations.setTerms(),
-    onSuccess: async (answer) => {
-      setDone(answer.message);
-      await queryClient.invalidateQueries({ queryKey: feeKeys.all() });
-    },
-    onError: (err) => setError(err instanceof Error && err.message ? err.message : UPDATE_FAILED),
-  });
+  const save = useMutation(feeMutations.setTerms(queryClient));
   const set = <K extends keyof TermsForm>(key: K, value: TermsForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
     setDone(null);
   };
-  const today = todayIso();
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
@@ -128,8 +122,18 @@ export function TermsFormBody({ id, account, current }: { id: string; account: F
       return;
     }
     setError(null);
-    save.mutate(wanted.body);
+    save.mutate(wanted.body, {
+      onSuccess: (answer) => setDone(answer.message),
+      onError: (err) => setError(err instanceof Error && err.message ? err.message : UPDATE_FAILED),
+    });
   };
+  return { form, set, submit, saving: save.isPending, error, done };
+}
+
+export function TermsFormBody({ id, account, current }: { id: string; account: FeesAccount; current: Terms }) {
+  const hintId = useId();
+  const { form, set, submit, saving, error, done } = useTermsForm(account, current);
+  const today = todayIso();
 
   return (
     <form id={id} className="fees-form" onSubmit={submit} noValidate aria-label={`Set fee terms of ${account.account_name}`}>
@@ -217,8 +221,8 @@ export function TermsFormBody({ id, account, current }: { id: string; account: F
       </FeeKindFields>
 
       <div className="fees-form-actions">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save terms'}
+        <button type="submit" className="button primary" disabled={saving}>
+          {saving ? 'Saving...' : 'Save terms'}
         </button>
       </div>
       {/* Always present, so that the server's answer is announced. */}
