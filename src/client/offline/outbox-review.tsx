@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CopyRule } from '#shared/contract/copy-rules.ts';
 import type { Position } from '#shared/contract/positions.ts';
@@ -58,11 +58,13 @@ const messageOf = (err: unknown) => (err instanceof Error && err.message ? err.m
  * signal) or on 'Review now', each change against the position or rule as the server has it now,
  * to send or discard. Expired changes and those that no longer match are dropped, with why.
  */
-export function OutboxReview() {
-  const entries = useOutbox();
-  const { browserOnline } = useOfflineStatus();
-  const toast = useToast();
-  const queryClient = useQueryClient();
+/**
+ * Checks the changes kept on this device against the server when the connection returns (and at
+ * once when one is kept): expired or no longer applicable ones go with a message; the others wait in
+ * a review for the user to send or discard. `check(true)` is the user asking, who is told when the
+ * server still does not answer.
+ */
+function useOutboxCheck(entries: readonly OutboxEntry[], toast: ReturnType<typeof useToast>) {
   const [review, setReview] = useState<Review | null>(null);
   const [checking, setChecking] = useState(false);
   const busy = useRef(false);
@@ -136,6 +138,12 @@ export function OutboxReview() {
     return () => clearTimeout(timer);
   }, [hasEntries, check]);
 
+  return { review, setReview, checking, check };
+}
+
+/** Sending or discarding one change of the review; each leaves the review once settled. */
+function useReviewActions(setReview: Dispatch<SetStateAction<Review | null>>, toast: ReturnType<typeof useToast>) {
+  const queryClient = useQueryClient();
   const updateItem = (key: string, change: Partial<Item>) =>
     setReview((r) => (r ? { ...r, items: r.items.map((i) => (i.entry.key === key ? { ...i, ...change } : i)) } : r));
   /** The item leaves the review (and the review closes once nothing is left in it). */
@@ -175,6 +183,16 @@ export function OutboxReview() {
     toast.show(`${entryLabel(item.entry)}: discarded.`);
     settle(item.entry.key);
   };
+
+  return { send, discard };
+}
+
+export function OutboxReview() {
+  const entries = useOutbox();
+  const { browserOnline } = useOfflineStatus();
+  const toast = useToast();
+  const { review, setReview, checking, check } = useOutboxCheck(entries, toast);
+  const { send, discard } = useReviewActions(setReview, toast);
 
   const count = entries.length;
   return (
