@@ -12,6 +12,7 @@ import { formatAxisDate, formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPercent, numberFormat } from '#shared/format/numbers.ts';
 import { isPercentChart, nearestIndex, type ChartPoint } from '../chart-series.ts';
+import { DAY_MS } from '#shared/domain/days.ts';
 
 export interface PerformanceChartProps {
   points: readonly ChartPoint[];
@@ -42,18 +43,23 @@ function TickLabel({ formattedValue, x, y, ...rest }: TickRendererProps) {
   );
 }
 
-/** Line-and-area chart of one performance series with a crosshair tooltip (pointer and arrow keys). */
-export function PerformanceChart({ points, type, currency, startDate }: PerformanceChartProps) {
-  const { parentRef, width } = useParentSize({ debounceTime: 50 });
-  const gradientId = useId().replace(/:/g, '');
-  const [active, setActive] = useState<number | null>(null);
-  const percent = isPercentChart(type);
-  const height = width < 600 ? 240 : 320;
-  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
-  const innerHeight = height - MARGIN.top - MARGIN.bottom;
-  const format = (value: number) => (percent ? formatPercent(value) : formatMoney(value, currency));
+/** The date and the figure of the point in view, kept inside the chart, above the point (below it at the top). */
+function ChartTooltip({ point, left, top, width, text }: { point: ChartPoint; left: number; top: number; width: number; text: string }) {
+  return (
+    <div
+      className="performance-tooltip"
+      role="status"
+      style={{ left: Math.min(Math.max(left, 70), Math.max(70, width - 70)), top: top - 60 >= 0 ? top - 60 : top + 14 }}
+    >
+      <span className="performance-tooltip-date">{formatDateFr(point.timestamp)}</span>
+      <strong>{text}</strong>
+    </div>
+  );
+}
 
-  const { x, y } = useMemo(() => {
+/** The time and value scales of the points: a day wide at least, and some room when every value is the same. */
+function useChartScales(points: readonly ChartPoint[], innerWidth: number, innerHeight: number) {
+  return useMemo(() => {
     const times = points.map((p) => p.timestamp * 1000);
     const values = points.map((p) => p.value);
     const minT = Math.min(...times);
@@ -65,10 +71,35 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
       maxV += Math.abs(maxV) * 0.05 || 1;
     }
     return {
-      x: scaleTime({ domain: [new Date(minT), new Date(maxT === minT ? maxT + 86_400_000 : maxT)], range: [0, innerWidth] }),
+      x: scaleTime({ domain: [new Date(minT), new Date(maxT === minT ? maxT + DAY_MS : maxT)], range: [0, innerWidth] }),
       y: scaleLinear({ domain: [minV, maxV], range: [innerHeight, 0], nice: true }),
     };
   }, [points, innerWidth, innerHeight]);
+}
+
+/** The lines through the point the finger or the keys are on, and the point itself. */
+function Crosshair({ at, innerWidth, innerHeight }: { at: { x: number; y: number }; innerWidth: number; innerHeight: number }) {
+  return (
+    <g pointerEvents="none">
+      <Line from={{ x: at.x, y: 0 }} to={{ x: at.x, y: innerHeight }} stroke="var(--muted)" strokeDasharray="4 3" />
+      <Line from={{ x: 0, y: at.y }} to={{ x: innerWidth, y: at.y }} stroke="var(--muted)" strokeDasharray="4 3" />
+      <circle cx={at.x} cy={at.y} r={4.5} fill="var(--accent)" stroke="var(--surface)" strokeWidth={2} />
+    </g>
+  );
+}
+
+/** Line-and-area chart of one performance series with a crosshair tooltip (pointer and arrow keys). */
+export function PerformanceChart({ points, type, currency, startDate }: PerformanceChartProps) {
+  const { parentRef, width } = useParentSize({ debounceTime: 50 });
+  const gradientId = useId().replace(/:/g, '');
+  const [active, setActive] = useState<number | null>(null);
+  const percent = isPercentChart(type);
+  const height = width < 600 ? 240 : 320;
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = height - MARGIN.top - MARGIN.bottom;
+  const format = (value: number) => (percent ? formatPercent(value) : formatMoney(value, currency));
+
+  const { x, y } = useChartScales(points, innerWidth, innerHeight);
 
   const xOf = (p: ChartPoint) => x(new Date(p.timestamp * 1000));
   const yOf = (p: ChartPoint) => y(p.value);
@@ -152,13 +183,7 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
               tickLabelProps={{ fill: 'var(--muted)', fontSize: 12, textAnchor: 'middle' }}
               tickComponent={TickLabel}
             />
-            {activePoint ? (
-              <g pointerEvents="none">
-                <Line from={{ x: xOf(activePoint), y: 0 }} to={{ x: xOf(activePoint), y: innerHeight }} stroke="var(--muted)" strokeDasharray="4 3" />
-                <Line from={{ x: 0, y: yOf(activePoint) }} to={{ x: innerWidth, y: yOf(activePoint) }} stroke="var(--muted)" strokeDasharray="4 3" />
-                <circle cx={xOf(activePoint)} cy={yOf(activePoint)} r={4.5} fill="var(--accent)" stroke="var(--surface)" strokeWidth={2} />
-              </g>
-            ) : null}
+            {activePoint ? <Crosshair at={{ x: xOf(activePoint), y: yOf(activePoint) }} innerWidth={innerWidth} innerHeight={innerHeight} /> : null}
             <rect
               width={innerWidth}
               height={innerHeight}
@@ -170,20 +195,7 @@ export function PerformanceChart({ points, type, currency, startDate }: Performa
           </Group>
         </svg>
       ) : null}
-      {activePoint ? (
-        <div
-          className="performance-tooltip"
-          role="status"
-          style={{
-            left: Math.min(Math.max(tooltipLeft, 70), Math.max(70, width - 70)),
-            // Above the point, or below it when there is no room, so it never hides the point.
-            top: tooltipTop - 60 >= 0 ? tooltipTop - 60 : tooltipTop + 14,
-          }}
-        >
-          <span className="performance-tooltip-date">{formatDateFr(activePoint.timestamp)}</span>
-          <strong>{format(activePoint.value)}</strong>
-        </div>
-      ) : null}
+      {activePoint ? <ChartTooltip point={activePoint} left={tooltipLeft} top={tooltipTop} width={width} text={format(activePoint.value)} /> : null}
     </div>
   );
 }
