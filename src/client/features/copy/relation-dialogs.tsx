@@ -49,18 +49,12 @@ export function useRefresh() {
 export const messageOf = (err: unknown) => (err instanceof Error && err.message ? err.message : UPDATE_FAILED);
 export const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
-export function RelationModal({
-  editing,
-  market,
-  candidates,
-  onDone,
-}: {
-  editing: Extract<Editing, { kind: 'add' | 'edit' }>;
-  /** The master's market: sizes are lots for forex, shares for equities. */
-  market: Market;
-  candidates: Account[];
-  onDone: () => void;
-}) {
+/**
+ * The relation form's state: the follower, the sizing and its limits, the cap and the equity stop as
+ * typed; what a master trade becomes with them; the change they ask for, checked before it is sent;
+ * the save and the end, each refreshing the relations, the report and the rules.
+ */
+function useRelationForm(editing: Extract<Editing, { kind: 'add' | 'edit' }>, market: Market, candidates: Account[], onDone: () => void) {
   const toast = useToast();
   const refresh = useRefresh();
   const current = editing.kind === 'edit' ? editing.relation : null;
@@ -133,6 +127,22 @@ export function RelationModal({
   const title = current ? `Copying of ${followerName}` : `Add a follower to ${master?.account_name ?? ''}`;
   const noCandidate = !current && candidates.length === 0;
 
+  return { current, master, followerId, setFollowerId, mode, setMode, value, setValue, maxLot, setMaxLot, stop, setStop, rearm, setRearm, confirmEnd, setConfirmEnd, error, followerName, currency, unit, exampleText, save, end, submit, limits, title, noCandidate };
+}
+
+export function RelationModal({
+  editing,
+  market,
+  candidates,
+  onDone,
+}: {
+  editing: Extract<Editing, { kind: 'add' | 'edit' }>;
+  /** The master's market: sizes are lots for forex, shares for equities. */
+  market: Market;
+  candidates: Account[];
+  onDone: () => void;
+}) {
+  const { current, followerId, setFollowerId, mode, setMode, value, setValue, maxLot, setMaxLot, stop, setStop, rearm, setRearm, confirmEnd, setConfirmEnd, error, followerName, currency, unit, exampleText, save, end, submit, limits, title, noCandidate } = useRelationForm(editing, market, candidates, onDone);
   return (
     <Modal
       open
