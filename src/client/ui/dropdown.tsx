@@ -75,29 +75,17 @@ function menuStyle(maxHeight: number | string | undefined): CSSProperties | unde
  * A select-like dropdown: a button opening a listbox. Arrow keys, Home/End move, Enter or Space
  * picks, Escape, Tab or a press outside close it.
  */
-export function Dropdown<V extends string>({
-  label,
-  showLabel = false,
-  titledMenu = false,
-  options,
-  value,
-  onChange,
-  placeholder = 'Select…',
-  emptyText = 'No options',
-  renderValue,
-  maxHeight,
-  align = 'left',
-  disabled = false,
-  className,
-}: DropdownProps<V>) {
-  const baseId = useId();
+/**
+ * A listbox's keyboard and pointer behaviour (the WAI-ARIA select-only combobox pattern): open on the
+ * button's arrows, move over enabled options with the arrows, Home and End, pick with Enter or Space,
+ * close on Escape, Tab or a press outside, focus back on the button after a pick.
+ */
+function useListbox<V extends string>(baseId: string, options: readonly DropdownOption<V>[], value: V | null, onChange: (value: V) => void, disabled: boolean) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
-  const labelId = `${baseId}-label`;
-  const listId = `${baseId}-list`;
   const optionId = (index: number) => `${baseId}-opt-${index}`;
 
   const selectedIndex = options.findIndex((option) => option.value === value);
@@ -177,13 +165,41 @@ export function Dropdown<V extends string>({
     }
   };
 
-  // Consecutive options with the same group share one heading.
+  return { open, active, setActive, rootRef, buttonRef, listRef, optionId, selectedIndex, selected, close, openMenu, pick, onListKeyDown, onButtonKeyDown };
+}
+
+/** Consecutive options with the same group share one heading. */
+function groupSections<V extends string>(options: readonly DropdownOption<V>[]) {
   const sections: { group: string | undefined; items: { option: DropdownOption<V>; index: number }[] }[] = [];
   options.forEach((option, index) => {
     const last = sections.at(-1);
     if (last !== undefined && last.group === option.group) last.items.push({ option, index });
     else sections.push({ group: option.group, items: [{ option, index }] });
   });
+  return sections;
+}
+
+export function Dropdown<V extends string>({
+  label,
+  showLabel = false,
+  titledMenu = false,
+  options,
+  value,
+  onChange,
+  placeholder = 'Select…',
+  emptyText = 'No options',
+  renderValue,
+  maxHeight,
+  align = 'left',
+  disabled = false,
+  className,
+}: DropdownProps<V>) {
+  const baseId = useId();
+  const labelId = `${baseId}-label`;
+  const listId = `${baseId}-list`;
+  const { open, active, setActive, rootRef, buttonRef, listRef, optionId, selectedIndex, selected, close, openMenu, pick, onListKeyDown, onButtonKeyDown } =
+    useListbox(baseId, options, value, onChange, disabled);
+  const sections = groupSections(options);
 
   const renderOption = (option: DropdownOption<V>, index: number) => (
     <li
