@@ -1,27 +1,16 @@
-import { memo, useMemo, useState } from 'react';
+import { memo } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
-import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
-import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
-import { CsvButton } from '#client/export/csv-button.tsx';
-import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
-import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
-import { CardList, type CardField } from '#client/ui/card-list.tsx';
-import { FeedBanner } from '#client/ui/feed-banner.tsx';
-import { newestFirst } from '#client/ui/newest-first.ts';
-import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
-import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { csvDateTime, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
+import type { CardField } from '#client/ui/card-list.tsx';
+import type { TableColumn } from '#client/ui/sortable-table.tsx';
 import { PriceMove, TradeStops, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
+import { LiveTrades, type LiveTradesView } from '#client/ui/live-trades.tsx';
 import { AsOfLabel } from '#client/ui/as-of-label.tsx';
 import { isUnconfirmed, UnconfirmedLabel } from '#client/ui/unconfirmed-label.tsx';
-
-export const NO_LIVE_TRADES = 'No live trades.';
-
-const positionKey = (p: Position) => `${p.login}|${p.u_symbol}|${p.type}`;
 
 const columns: TableColumn<Position>[] = [
   { key: 'time', header: 'Date', render: (p) => formatDateFr(p.time) },
@@ -63,8 +52,6 @@ const csvColumns: CsvColumn<Position>[] = [
   { title: 'TP', value: (p) => csvNumber(p.tp) },
 ];
 
-const DEFAULT_SORT: SortState<string> = { key: 'time', direction: 'desc' };
-
 /**
  * A phone's row: instrument, direction and size; open → current price; P/L with the opening time
  * under it, or for a statement's position the day its figures are from.
@@ -94,6 +81,22 @@ const details: CardField<Position>[] = [
   { key: 'tp', label: 'TP', render: (p) => formatPrice(p.tp, p.u_symbol) },
 ];
 
+/** The account's trades: Open and Current prices, SL and TP as columns; the CSV named after the account. */
+const view: LiveTradesView = {
+  columns,
+  csvColumns,
+  face,
+  details,
+  // The account feed's rows are all the chosen account's.
+  csvSubject: (rows) => rows[0]?.account_name ?? 'account',
+  // docs/product.md#errors: in account mode the feed's errors do not stop the rows; the last ones stay, aged.
+  errorStopsLoading: false,
+  className: 'live-trades-panel',
+  dataOf: (rows) => ({ 'data-logins': rows === null ? '' : [...new Set(rows.map((p) => p.login))].join(',') }),
+  rowClassName: 'live-row',
+  cardsClassName: 'live-cards',
+};
+
 export interface LiveTradesPanelProps {
   positions: readonly Position[] | null;
   error: string | null;
@@ -101,62 +104,6 @@ export interface LiveTradesPanelProps {
 }
 
 /** The account's open positions from the account-mode feed (docs/product.md#calls); skeleton rows until the first message. */
-export const LiveTradesPanel = memo(function LiveTradesPanel({ positions, error, wide }: LiveTradesPanelProps) {
-  const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
-  // The cards in the table's default order (Date, newest first).
-  const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
-  const buildCsv = (nowMs: number) => ({
-    // The account feed's rows are all the chosen account's.
-    fileName: csvFileName('live_trades', positions?.[0]?.account_name ?? 'account', localIsoDate(nowMs)),
-    columns: csvColumns,
-    rows: wide ? sortTableRows(positions ?? [], columns, sort) : (cards ?? []),
-  });
-  let body;
-  if (positions === null) {
-    body = wide ? (
-      <SkeletonRows rows={SKELETON_ROWS} columns={6} label="Loading live trades..." />
-    ) : (
-      <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live trades..." />
-    );
-  } else if (wide) {
-    body = (
-      <SortableTable
-        columns={columns}
-        rows={positions}
-        rowKey={positionKey}
-        emptyText={NO_LIVE_TRADES}
-        label="Live trades"
-        sort={sort}
-        onSortChange={setSort}
-        rowClassName={(p) => (isUnconfirmed(p) ? 'live-row ui-unconfirmed-row' : 'live-row')}
-      />
-    );
-  } else {
-    body = (
-      <CardList
-        items={cards ?? []}
-        itemKey={positionKey}
-        label="Live trades"
-        emptyText={NO_LIVE_TRADES}
-        className="live-cards"
-        face={face}
-        fields={details}
-        itemClassName={(p) => (isUnconfirmed(p) ? 'ui-unconfirmed-card' : undefined)}
-        hint="Newest first · tap a trade for its details"
-      />
-    );
-  }
-  return (
-    <SectionPanel
-      title="Live trades"
-      className="live-trades-panel"
-      actions={<CsvButton table="Live trades" build={buildCsv} disabled={positions === null || positions.length === 0} />}
-    >
-      <div data-testid="live-trades" data-logins={positions === null ? '' : [...new Set(positions.map((p) => p.login))].join(',')} data-state={positions === null ? 'loading' : 'live'}>
-        {/* docs/product.md#errors: in account mode the feed's errors do not stop the rows; the last ones stay, aged. */}
-        {error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />}
-        {body}
-      </div>
-    </SectionPanel>
-  );
+export const LiveTradesPanel = memo(function LiveTradesPanel(props: LiveTradesPanelProps) {
+  return <LiveTrades view={view} {...props} />;
 });

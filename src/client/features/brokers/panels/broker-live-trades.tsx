@@ -1,27 +1,15 @@
-import { useMemo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
-import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
-import type { SortState } from '#shared/domain/sorting.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
-import { CsvButton } from '#client/export/csv-button.tsx';
-import { csvDateTime, csvFileName, csvNumber, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
-import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
-import { CardList, type CardField } from '#client/ui/card-list.tsx';
-import { FeedBanner } from '#client/ui/feed-banner.tsx';
-import { newestFirst } from '#client/ui/newest-first.ts';
-import { SectionPanel } from '#client/ui/section-panel.tsx';
-import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
-import { SortableTable, sortTableRows, type TableColumn } from '#client/ui/sortable-table.tsx';
+import { csvDateTime, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
+import type { CardField } from '#client/ui/card-list.tsx';
+import type { TableColumn } from '#client/ui/sortable-table.tsx';
 import { PriceMove, TradeStops, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
+import { LiveTrades, type LiveTradesView } from '#client/ui/live-trades.tsx';
 import { AsOfLabel } from '#client/ui/as-of-label.tsx';
 import { isUnconfirmed, UnconfirmedLabel } from '#client/ui/unconfirmed-label.tsx';
-
-export const NO_LIVE_TRADES = 'No live trades.';
-
-const positionKey = (p: Position) => `${p.login}|${p.u_symbol}|${p.type}`;
 
 const columns: TableColumn<Position>[] = [
   { key: 'time', header: 'Date', render: (p) => formatDateFr(p.time) },
@@ -68,8 +56,6 @@ const csvColumns: CsvColumn<Position>[] = [
   { title: 'Ser', value: (p) => p.server },
 ];
 
-const DEFAULT_SORT: SortState<string> = { key: 'time', direction: 'desc' };
-
 /** A phone's row: instrument, direction and quantity; entry → current price; P/L with the account under it. */
 const face = (p: Position): TradeFace => ({
   title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
@@ -96,73 +82,27 @@ const details: CardField<Position>[] = [
   { key: 'server', label: 'Ser', render: (p) => p.server },
 ];
 
+/** The broker's trades, in the product's seven columns; the CSV named after the broker. */
+const view: LiveTradesView = {
+  columns,
+  csvColumns,
+  face,
+  details,
+  // The broker feed's rows are all the chosen broker's.
+  csvSubject: (rows) => rows[0]?.broker_name ?? 'broker',
+  // docs/product.md#errors: in broker mode an error stops the loading state (the banner says why, with a Retry).
+  errorStopsLoading: true,
+  className: 'broker-live-trades',
+  dataOf: (rows) => ({ 'data-brokers': rows === null ? '' : [...new Set(rows.map((p) => p.broker_name))].join(',') }),
+};
+
 export interface BrokerLiveTradesProps {
   positions: readonly Position[] | null;
   error: string | null;
   wide: boolean;
 }
 
-/** The broker's open positions per account from the broker-mode feed (docs/product.md#screens, §7); an error stops the loading state. */
-export function BrokerLiveTrades({ positions, error, wide }: BrokerLiveTradesProps) {
-  const [sort, setSort] = useState<SortState<string> | null>(DEFAULT_SORT);
-  // The cards in the table's default order (Date, newest first).
-  const cards = useMemo(() => (positions === null || wide ? null : newestFirst(positions, (p) => p.time, positionKey)), [positions, wide]);
-  const buildCsv = (nowMs: number) => ({
-    // The broker feed's rows are all the chosen broker's.
-    fileName: csvFileName('live_trades', positions?.[0]?.broker_name ?? 'broker', localIsoDate(nowMs)),
-    columns: csvColumns,
-    rows: wide ? sortTableRows(positions ?? [], columns, sort) : (cards ?? []),
-  });
-  const banner = error === null ? null : <FeedBanner message={error} lastUpdate={lastLiveUpdate} onRetry={retryLiveFeeds} />;
-  let body;
-  // docs/product.md#errors: in broker mode an error stops the loading state (the banner says why, with a Retry).
-  if (positions === null && error !== null) body = null;
-  else if (positions === null)
-    body = wide ? (
-      <SkeletonRows rows={SKELETON_ROWS} columns={7} label="Loading live trades..." />
-    ) : (
-      <SkeletonCards rows={SKELETON_ROWS_MOBILE} label="Loading live trades..." />
-    );
-  else if (wide)
-    body = (
-      <SortableTable
-        columns={columns}
-        rows={positions}
-        rowKey={positionKey}
-        emptyText={NO_LIVE_TRADES}
-        label="Live trades"
-        sort={sort}
-        onSortChange={setSort}
-        rowClassName={(p) => (isUnconfirmed(p) ? 'ui-unconfirmed-row' : undefined)}
-      />
-    );
-  else
-    body = (
-      <CardList
-        items={cards ?? []}
-        itemKey={positionKey}
-        label="Live trades"
-        emptyText={NO_LIVE_TRADES}
-        face={face}
-        fields={details}
-        itemClassName={(p) => (isUnconfirmed(p) ? 'ui-unconfirmed-card' : undefined)}
-        hint="Newest first · tap a trade for its details"
-      />
-    );
-  return (
-    <SectionPanel
-      title="Live trades"
-      className="broker-live-trades"
-      actions={<CsvButton table="Live trades" build={buildCsv} disabled={positions === null || positions.length === 0} />}
-    >
-      <div
-        data-testid="live-trades"
-        data-state={positions === null ? (error === null ? 'loading' : 'error') : 'live'}
-        data-brokers={positions === null ? '' : [...new Set(positions.map((p) => p.broker_name))].join(',')}
-      >
-        {banner}
-        {body}
-      </div>
-    </SectionPanel>
-  );
+/** The broker's open positions per account from the broker-mode feed (docs/product.md#screens, §7). */
+export function BrokerLiveTrades(props: BrokerLiveTradesProps) {
+  return <LiveTrades view={view} {...props} />;
 }
