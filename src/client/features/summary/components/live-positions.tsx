@@ -13,6 +13,7 @@ import { type LivePositionsProps, NO_LIVE_POSITIONS, listItems, sortLive } from 
 import { ListTotal } from './live-parts.tsx';
 import { LiveTable } from './live-table.tsx';
 import { CardsHint, LiveCards } from './live-cards.tsx';
+import './live-positions.css';
 
 /** The live positions table (desktop) or swipeable cards (phones), docs/product.md#screens. */
 export function LivePositions({ feedError, ...props }: LivePositionsProps) {
