@@ -1,4 +1,4 @@
-import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { Account } from '#shared/contract/accounts.ts';
@@ -33,6 +33,9 @@ export const STATEMENTS_ID = 'statements';
 /** Accounts screen (docs/product.md#screens): pick an account, then its information, stats, distribution, performance and trades. */
 export function AccountsPage() {
   const session = useSession();
+  // The Statements link's follow of its panel (followElement), stopped when the screen goes.
+  const following = useRef<(() => void) | null>(null);
+  useEffect(() => () => following.current?.(), []);
   const { scope } = usePortfolio();
   const accounts = useQuery(accountQueries.info(scope));
   // The screen renders the answer from a deferred copy, starting from none: a transition React
@@ -79,7 +82,8 @@ export function AccountsPage() {
           const panel = document.getElementById(STATEMENTS_ID);
           if (!panel) return;
           event.preventDefault();
-          panel.scrollIntoView();
+          following.current?.();
+          following.current = followElement(panel);
         }}
       >
         Statements
@@ -104,6 +108,43 @@ export function AccountsPage() {
 
 const groupIcon = (broker: string) => <BrokerIcon broker={broker} size={22} />;
 
+/** How long a panel reached by its link is kept in view while the panels above it fill. */
+const FOLLOW_HASH_MS = 10_000;
+
+/**
+ * Scrolls to `target` and keeps it in view while the panels above it change height (answers that
+ * come after it is drawn, panels drawn as the scroll passes them), until the reader scrolls, types
+ * or taps, or FOLLOW_HASH_MS have passed. Returns what stops it.
+ */
+function followElement(target: HTMLElement): () => void {
+  let moved = false;
+  const stop = () => {
+    moved = true;
+  };
+  const follow = () => {
+    if (!moved) target.scrollIntoView();
+  };
+  follow();
+  const observer = new ResizeObserver(follow);
+  observer.observe(target.parentElement ?? document.body);
+  const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  for (const event of events) window.addEventListener(event, stop, { passive: true });
+  const timer = window.setTimeout(() => observer.disconnect(), FOLLOW_HASH_MS);
+  return () => {
+    observer.disconnect();
+    window.clearTimeout(timer);
+    for (const event of events) window.removeEventListener(event, stop);
+  };
+}
+
+/** Follows the element `id` (followElement) once it is `ready`, when the page's hash names it. */
+function useFollowHash(id: string, ready: boolean) {
+  useEffect(() => {
+    const target = ready && window.location.hash === `#${id}` ? document.getElementById(id) : null;
+    return target ? followElement(target) : undefined;
+  }, [id, ready]);
+}
+
 /** Stages of AccountPanels after its first render (see below). */
 const STAGES = 4;
 
@@ -121,9 +162,7 @@ function AccountPanels({ account, scope, canReadRebate, canWrite }: { account: A
   const stage = useStagedMount(STAGES);
   const accountId = account.account_id;
   // Come by the menu's Statements (/accounts#statements): to the panel once it is drawn.
-  useEffect(() => {
-    if (stage >= 4 && window.location.hash === `#${STATEMENTS_ID}`) document.getElementById(STATEMENTS_ID)?.scrollIntoView();
-  }, [stage]);
+  useFollowHash(STATEMENTS_ID, stage >= 4);
   // Stats and historical trades cover all time; the chart asks for its own period.
   const deals = useQuery(dealQueries.historical({ account: accountId, filterRebalancing: true }));
   const dealsData = useDeferredValue(deals.data ?? null, null) ?? undefined;
