@@ -8,6 +8,8 @@ import { useMemo, useState } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
 import { SKELETON_ROWS, SKELETON_ROWS_MOBILE } from '#shared/domain/constants.ts';
 import type { SortState } from '#shared/domain/sorting.ts';
+import { formatMoney } from '#shared/format/money.ts';
+import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
 import { CsvButton } from '#client/export/csv-button.tsx';
 import { csvFileName, localIsoDate, type CsvColumn } from '#client/export/csv-table.ts';
 import { lastLiveUpdate, retryLiveFeeds } from '#client/live/use-live-positions.ts';
@@ -17,10 +19,33 @@ import { newestFirst } from './newest-first.ts';
 import { SectionPanel } from './section-panel.tsx';
 import { SkeletonCards, SkeletonRows } from './skeleton.tsx';
 import { SortableTable, sortTableRows, type TableColumn } from './sortable-table.tsx';
-import type { TradeFace } from './trade-card.tsx';
-import { isUnconfirmed } from './unconfirmed-label.tsx';
+import { PriceMove, TradeStops, TradeTitle, type TradeFace } from './trade-card.tsx';
+import { AsOfLabel } from './as-of-label.tsx';
+import { isUnconfirmed, UnconfirmedLabel } from './unconfirmed-label.tsx';
 
 export const NO_LIVE_TRADES = 'No live trades.';
+
+/**
+ * A phone's card of an open position: instrument, direction and size; entry → current price (its
+ * statement day or 'Unconfirmed since' first, where it has one); SL and TP; P/L with the account
+ * under it, muted for an unconfirmed row (its last known P/L, not live).
+ */
+export function positionFace(p: Position): TradeFace {
+  return {
+    title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
+    subtitle: (
+      <>
+        <AsOfLabel at={p.as_of} />
+        <UnconfirmedLabel since={p.unconfirmed_since} />
+        <PriceMove from={formatPrice(p.price_open, p.u_symbol)} to={formatPrice(p.price_current, p.u_symbol)} />
+      </>
+    ),
+    stops: <TradeStops sl={formatPrice(p.sl, p.u_symbol)} tp={formatPrice(p.tp, p.u_symbol)} />,
+    figure: formatMoney(p.profit, p.currency),
+    tone: isUnconfirmed(p) ? undefined : p.profit,
+    note: p.account_name,
+  };
+}
 
 /** What a screen shows of its live trades. */
 export interface LiveTradesView {

@@ -21,3 +21,16 @@ export function useSteppedCount(target: number, step: number, from: number): num
 export function useStagedMount(steps: number): number {
   return useSteppedCount(steps, 1, 0);
 }
+
+/**
+ * false, then true once `ms` have passed since the first render: how long a screen waits for a
+ * feed's first answer before it draws what lies below it anyway.
+ */
+export function useElapsed(ms: number): boolean {
+  const [elapsed, setElapsed] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setElapsed(true), ms);
+    return () => clearTimeout(timer);
+  }, [ms]);
+  return elapsed;
+}

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { Account } from '#shared/contract/accounts.ts';
@@ -10,7 +10,7 @@ import { accountQueries } from '#client/api/queries/accounts.ts';
 import { usePortfolio } from '#client/app/portfolio.ts';
 import { useSession } from '#client/auth/session-store.ts';
 import { useLivePositions } from '#client/live/use-live-positions.ts';
-import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
+import { useElapsed, useSteppedCount } from '#client/ui/use-staged-mount.ts';
 import { BrokerIcon } from '#client/ui/broker-icon.tsx';
 import { PageTitle } from '#client/ui/page-title.tsx';
 import { SidePicker } from '#client/ui/side-picker.tsx';
@@ -97,16 +97,6 @@ export function BrokersPage() {
 const STAGES = 2;
 /** How long the panels below the summary wait for the feed's first answer at most. */
 const FEED_WAIT_MS = 2000;
-
-/** false, then true once `ms` have passed since the first render. */
-function useElapsed(ms: number): boolean {
-  const [elapsed, setElapsed] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setElapsed(true), ms);
-    return () => clearTimeout(timer);
-  }, [ms]);
-  return elapsed;
-}
 
 /**
  * One broker's panels, drawn in steps (useStagedMount), each a transition of its own: the heading

@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { liveFeeds } from '#shared/contract/live.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { Account, Broker } from '#shared/contract/accounts.ts';
@@ -19,7 +19,7 @@ import { SegmentedControl } from '#client/ui/segmented-control.tsx';
 import { SkeletonCards, SkeletonRows } from '#client/ui/skeleton.tsx';
 import { useIsWide } from '#client/ui/use-media-query.ts';
 import { useNearViewport } from '#client/ui/use-near-viewport.ts';
-import { useStagedMount } from '#client/ui/use-staged-mount.ts';
+import { useElapsed, useStagedMount } from '#client/ui/use-staged-mount.ts';
 import { AccountInfoPanel, AccountPicker, AccountStatsPanel, BrokerSidebar, DistributionPanel } from './components/account-panels.tsx';
 import { firstReported, hasReported } from '#client/offline/first-report.ts';
 import { ExecutionPanel } from './components/execution-grid.tsx';
@@ -39,15 +39,6 @@ type MasterMode = 'masters' | 'all';
  */
 const FIRST_SNAPSHOT_WAIT_MS = 3_000;
 
-/** True once `ms` have passed since the component mounted. */
-function useElapsed(ms: number): boolean {
-  const [elapsed, setElapsed] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setElapsed(true), ms);
-    return () => clearTimeout(timer);
-  }, [ms]);
-  return elapsed;
-}
 type Action = { kind: 'edit' | 'close'; position: Position };
 
 // docs/product.md#states's master filter modes, for the header's volume bars: one bar per master, or one for every

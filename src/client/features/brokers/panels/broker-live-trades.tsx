@@ -5,11 +5,11 @@ import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
 import { csvDateTime, csvNumber, type CsvColumn } from '#client/export/csv-table.ts';
 import type { CardField } from '#client/ui/card-list.tsx';
 import type { TableColumn } from '#client/ui/sortable-table.tsx';
-import { PriceMove, TradeStops, TradeTitle, type TradeFace } from '#client/ui/trade-card.tsx';
+import { PriceMove } from '#client/ui/trade-card.tsx';
 import { Instrument, signedClass } from '#client/ui/trade-cells.tsx';
-import { LiveTrades, type LiveTradesView } from '#client/ui/live-trades.tsx';
+import { LiveTrades, positionFace, type LiveTradesView } from '#client/ui/live-trades.tsx';
 import { AsOfLabel } from '#client/ui/as-of-label.tsx';
-import { isUnconfirmed, UnconfirmedLabel } from '#client/ui/unconfirmed-label.tsx';
+import { UnconfirmedLabel } from '#client/ui/unconfirmed-label.tsx';
 
 const columns: TableColumn<Position>[] = [
   { key: 'time', header: 'Date', render: (p) => formatDateFr(p.time) },
@@ -56,23 +56,6 @@ const csvColumns: CsvColumn<Position>[] = [
   { title: 'Ser', value: (p) => p.server },
 ];
 
-/** A phone's row: instrument, direction and quantity; entry → current price; P/L with the account under it. */
-const face = (p: Position): TradeFace => ({
-  title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
-  subtitle: (
-    <>
-      <AsOfLabel at={p.as_of} />
-      <UnconfirmedLabel since={p.unconfirmed_since} />
-      <PriceMove from={formatPrice(p.price_open, p.u_symbol)} to={formatPrice(p.price_current, p.u_symbol)} />
-    </>
-  ),
-  stops: <TradeStops sl={formatPrice(p.sl, p.u_symbol)} tp={formatPrice(p.tp, p.u_symbol)} />,
-  figure: formatMoney(p.profit, p.currency),
-  // An unconfirmed row's P/L is its last known, not live: muted rather than green or red.
-  tone: isUnconfirmed(p) ? undefined : p.profit,
-  note: p.account_name,
-});
-
 /** What a tap opens, under the table's labels (the face shows Ins and P/L). */
 const details: CardField<Position>[] = [
   { key: 'time', label: 'Date', render: (p) => formatDateFr(p.time), wide: true },
@@ -86,7 +69,7 @@ const details: CardField<Position>[] = [
 const view: LiveTradesView = {
   columns,
   csvColumns,
-  face,
+  face: positionFace,
   details,
   // The broker feed's rows are all the chosen broker's.
   csvSubject: (rows) => rows[0]?.broker_name ?? 'broker',

@@ -1,36 +1,17 @@
 /* The phone's cards of live positions: tap for details, swipe left for Edit and Close, drawn a few at a time. */
 import { memo, useRef, useState, type PointerEvent } from 'react';
 import type { Position } from '#shared/contract/positions.ts';
-import { formatMoney } from '#shared/format/money.ts';
 import { formatPrice, formatQuantity } from '#shared/format/numbers.ts';
 import { formatDateFr } from '#shared/format/dates.ts';
 import { FlipList } from '#client/ui/flip-list.tsx';
-import { ExpandableTradeCard, PriceMove, TradeCard, TradeStops, TradeTitle, type TradeDetail, type TradeFace } from '#client/ui/trade-card.tsx';
+import { ExpandableTradeCard, TradeCard, type TradeDetail } from '#client/ui/trade-card.tsx';
 import { useSteppedCount } from '#client/ui/use-staged-mount.ts';
-import { AsOfLabel, asOfDetail } from '#client/ui/as-of-label.tsx';
-import { isUnconfirmed, UnconfirmedLabel, UNCONFIRMED_TITLE } from '#client/ui/unconfirmed-label.tsx';
+import { asOfDetail } from '#client/ui/as-of-label.tsx';
+import { isUnconfirmed, UNCONFIRMED_TITLE } from '#client/ui/unconfirmed-label.tsx';
 import { formatExcursion, itemKey, positionKey } from './live-model.ts';
 import { Actions, GroupHeading, type ListBodyProps, PendingEdit, type RowProps, noOrders, sameShown } from './live-parts.tsx';
+import { positionFace } from '#client/ui/live-trades.tsx';
 
-
-/** A phone's row: instrument, direction and size; entry → current price; P/L with the account under it. */
-function positionFace(p: Position): TradeFace {
-  return {
-    title: <TradeTitle symbol={p.u_symbol} side={p.type} size={formatQuantity(p.quantity)} />,
-    subtitle: (
-      <>
-        <AsOfLabel at={p.as_of} />
-        <UnconfirmedLabel since={p.unconfirmed_since} />
-        <PriceMove from={formatPrice(p.price_open, p.u_symbol)} to={formatPrice(p.price_current, p.u_symbol)} />
-      </>
-    ),
-    stops: <TradeStops sl={formatPrice(p.sl, p.u_symbol)} tp={formatPrice(p.tp, p.u_symbol)} />,
-    figure: formatMoney(p.profit, p.currency),
-    // An unconfirmed row's P/L is its last known, not live: muted rather than green or red.
-    tone: isUnconfirmed(p) ? undefined : p.profit,
-    note: p.account_name,
-  };
-}
 
 /** What a tap opens: the table's other columns, under their labels (docs/product.md#screens). */
 function positionDetails(p: Position): TradeDetail[] {
