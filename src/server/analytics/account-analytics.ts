@@ -8,7 +8,7 @@ import {
   type Point,
 } from '#shared/analytics/series.ts';
 import { netResult, tradeStats } from '#shared/analytics/trade-stats.ts';
-import type { Deal } from '#shared/domain/deal.ts';
+import { isCashFlow, type Deal } from '#shared/domain/deal.ts';
 
 export function toLedger(deals: readonly Deal[]): LedgerEntry[] {
   return deals.map((d) =>
@@ -33,7 +33,7 @@ export interface Series {
  * has no market: it is in the account's whole series, not in its Forex or Equities ones).
  */
 export function seriesOf(deals: readonly Deal[], from: number | undefined, keep: (d: Deal) => boolean): Series {
-  const ledger = toLedger(deals.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal' || keep(d)));
+  const ledger = toLedger(deals.filter((d) => isCashFlow(d) || keep(d)));
   const start = from ?? -Infinity;
   const opening = ledger.filter((e) => e.time < start).reduce((s, e) => s + e.net, 0);
   const inPeriod = ledger.filter((e) => e.time >= start);

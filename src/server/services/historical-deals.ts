@@ -1,6 +1,6 @@
 import { riskStats, type NavPoint } from '#shared/analytics/risk-stats.ts';
 import { roundTo } from '#shared/domain/money.ts';
-import { dealReasonLabel, type Deal } from '#shared/domain/deal.ts';
+import { dealReasonLabel, isCashFlow, type Deal } from '#shared/domain/deal.ts';
 import { instrumentSpec } from '#shared/domain/instruments.ts';
 import type { AccountRef } from '#server/db/accounts-repo.ts';
 import { seriesOf, statsOf } from '#server/analytics/account-analytics.ts';
@@ -45,7 +45,7 @@ export function historicalDeals({ account, all, navs, from, withoutRebalancing, 
   // credited is income, part of the return.
   const risk = riskStats({
     navs,
-    flows: all.filter((d) => d.kind === 'deposit' || d.kind === 'withdrawal').map((d) => ({ time: d.at, amount: d.amount })),
+    flows: all.filter(isCashFlow).map((d) => ({ time: d.at, amount: d.amount })),
     from,
     tradeResults: trades.map((d) => d.net),
     cumulativeProfit: allSeries.profit.map((p) => p.value),

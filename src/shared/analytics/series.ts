@@ -1,3 +1,4 @@
+import { isCashFlow, type DealKind } from '#shared/domain/deal.ts';
 import { finiteOrZero } from './stats.ts';
 
 /**
@@ -9,7 +10,7 @@ import { finiteOrZero } from './stats.ts';
  */
 export interface LedgerEntry {
   time: number;
-  kind: 'trade' | 'deposit' | 'withdrawal' | 'rebate' | 'result';
+  kind: DealKind;
   /** Trade: profit + swap + commission + fee. Deposit > 0, withdrawal < 0. Rebate, result: the amount on the balance. */
   net: number;
   /** Lots, trades only. */
@@ -36,7 +37,6 @@ function netOf(entry: LedgerEntry): number {
 }
 
 /** Deposits and withdrawals: the entries that split the growth into sub-periods. */
-export const isCashFlow = (entry: Pick<LedgerEntry, 'kind'>): boolean => entry.kind === 'deposit' || entry.kind === 'withdrawal';
 
 /** Balance after each entry: deposits − withdrawals + Σ trade net + Σ rebates credited + Σ results of the account (docs/figures.md, "Balance, equity, net asset value"). */
 export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {

@@ -1,4 +1,4 @@
-import { dealMoney, type Deal } from '#shared/domain/deal.ts';
+import { dealMoney, isCashFlow, type Deal } from '#shared/domain/deal.ts';
 import { DAY_S, dayOfIso, isoOfDay, periodDays, type DayRange } from '#shared/domain/days.ts';
 import type { FeeEntry, FeeKind } from '#shared/domain/fees.ts';
 import { cents, roundTo } from '#shared/domain/money.ts';
@@ -168,7 +168,7 @@ export function statementFigures(input: {
     running += money;
     const day = Math.floor(d.at / DAY_S);
     balanceByDay.set(day, running);
-    if (d.kind === 'deposit' || d.kind === 'withdrawal') {
+    if (isCashFlow(d)) {
       sums[d.kind === 'deposit' ? 'deposits' : 'withdrawals'] += money;
       flowsByDay.set(day, (flowsByDay.get(day) ?? 0) + money);
       flows.push({ at: d.at, amount: m(money) });

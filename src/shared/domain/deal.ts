@@ -63,6 +63,9 @@ export interface Deal {
  */
 export const dealMoney = (d: Pick<Deal, 'kind' | 'net' | 'amount'>): number => (d.kind === 'trade' ? d.net : d.amount);
 
+/** A deposit or a withdrawal: money moved in or out by its owner, which splits the growth, never a result. */
+export const isCashFlow = (d: { kind: DealKind }): boolean => d.kind === 'deposit' || d.kind === 'withdrawal';
+
 const REASON_LABELS: Readonly<Record<DealReason, string>> = {
   bonus: 'Bonus',
   charge: 'Charge',

@@ -35,7 +35,7 @@ function dealColumns(showRebate: boolean): TableColumn<Row>[] {
     { key: 'datetime', header: 'Date', render: (d) => formatDateFr(d.datetime) },
     { key: 'symbol', header: 'Symbol', render: (d) => d.symbol || d.category },
     { key: 'type', header: 'Type', render: (d) => <Side type={d.type} /> },
-    { key: 'quantity', header: 'Quantity', align: 'right', render: (d) => (d.category === 'Balance' ? MISSING_VALUE : formatQuantity(d.quantity)) },
+    { key: 'quantity', header: 'Quantity', align: 'right', render: (d) => (isBalanceRow(d) ? MISSING_VALUE : formatQuantity(d.quantity)) },
     { key: 'open_price', header: 'Open price', align: 'right', render: (d) => formatPrice(d.open_price, d.symbol) },
     { key: 'close_price', header: 'Close price', align: 'right', render: (d) => formatPrice(d.close_price, d.symbol) },
     money('profit', 'Profit', true),
@@ -54,7 +54,8 @@ function dealColumns(showRebate: boolean): TableColumn<Row>[] {
   return columns;
 }
 
-const isCashFlow = (d: HistoricalDeal) => d.category === 'Balance';
+/** A row of the balance, not a trade (a deposit, a withdrawal, a rebate, a result): it has no prices. */
+const isBalanceRow = (d: HistoricalDeal) => d.category === 'Balance';
 
 /** The table's columns for a CSV file, the amounts' currency as a column; a cash flow has no quantity, as on screen. */
 function dealCsvColumns(showRebate: boolean): CsvColumn<Row>[] {
@@ -62,7 +63,7 @@ function dealCsvColumns(showRebate: boolean): CsvColumn<Row>[] {
     { title: 'Date', value: (d) => csvDateTime(d.datetime) },
     { title: 'Symbol', value: (d) => d.symbol || d.category },
     { title: 'Type', value: (d) => d.type },
-    { title: 'Quantity', value: (d) => (isCashFlow(d) ? null : csvNumber(d.quantity)) },
+    { title: 'Quantity', value: (d) => (isBalanceRow(d) ? null : csvNumber(d.quantity)) },
     { title: 'Open price', value: (d) => csvNumber(d.open_price) },
     { title: 'Close price', value: (d) => csvNumber(d.close_price) },
     { title: 'Profit', value: (d) => csvNumber(d.profit) },
@@ -76,14 +77,14 @@ function dealCsvColumns(showRebate: boolean): CsvColumn<Row>[] {
 
 /** A phone's row: symbol, type and quantity; open → close price; profit with the date under it. A cash flow has no prices. */
 const face = (d: HistoricalDeal): TradeFace => ({
-  title: isCashFlow(d) ? (
+  title: isBalanceRow(d) ? (
     <>
       <span className="ui-trade-symbol">{d.symbol || d.category}</span> <Side type={d.type} />
     </>
   ) : (
     <TradeTitle symbol={d.symbol || d.category} side={d.type} size={formatQuantity(d.quantity)} />
   ),
-  subtitle: isCashFlow(d) ? null : <PriceMove from={formatPrice(d.open_price, d.symbol)} to={formatPrice(d.close_price, d.symbol)} />,
+  subtitle: isBalanceRow(d) ? null : <PriceMove from={formatPrice(d.open_price, d.symbol)} to={formatPrice(d.close_price, d.symbol)} />,
   figure: formatMoney(d.profit, d.currency),
   tone: d.profit,
   note: formatDateFr(d.datetime),
