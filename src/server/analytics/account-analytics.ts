@@ -1,7 +1,7 @@
 import { drawdownFromGrowth, maxDrawdownFromGrowth } from '#shared/analytics/drawdown.ts';
+import { growthSeries } from '#shared/analytics/performance.ts';
 import {
   balanceSeries,
-  growthSeries,
   profitSeries,
   volumeSeries,
   type LedgerEntry,

@@ -10,7 +10,7 @@ import {
 } from '#shared/analytics/copy-quality.ts';
 import { maxDrawdownFromGrowth } from '#shared/analytics/drawdown.ts';
 import { marginLevel } from '#shared/analytics/margin.ts';
-import { growthSeries } from '#shared/analytics/series.ts';
+import { growthSeries } from '#shared/analytics/performance.ts';
 import { mean } from '#shared/analytics/stats.ts';
 import type { BridgeHealth, CopyReportResponse, FollowerQuality, MissReason } from '#shared/contract/copy.ts';
 

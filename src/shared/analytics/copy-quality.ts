@@ -4,7 +4,8 @@ import { contractSize, instrumentSpec, pipSize, quoteCurrency } from '#shared/do
 import type { Deal } from '#shared/domain/deal.ts';
 import type { Market } from '#shared/domain/market.ts';
 import type { Side } from '#shared/domain/side.ts';
-import { growthSeries, type LedgerEntry } from './series.ts';
+import { growthSeries } from './performance.ts';
+import type { LedgerEntry } from './series.ts';
 import { mean } from './stats.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from './series.ts';
 import { drawdownFromGrowth, drawdownSeries, maxDrawdownPct } from './drawdown.ts';
-import { accountSummary, balanceSeries, growthSeries, profitSeries, volumeSeries } from './series.ts';
+import { accountSummary, growthSeries } from './performance.ts';
+import { balanceSeries, profitSeries, volumeSeries } from './series.ts';
 
 // docs/figures.md example G1 (USD), one entry per day.
 const DAY = 86_400;

@@ -1,4 +1,4 @@
-import { isCashFlow, type DealKind } from '#shared/domain/deal.ts';
+import type { DealKind } from '#shared/domain/deal.ts';
 import { finiteOrZero } from './stats.ts';
 
 /**
@@ -22,7 +22,8 @@ export interface Point {
   value: number;
 }
 
-function chronological(entries: readonly LedgerEntry[]): readonly LedgerEntry[] {
+/** The entries by time; same-second entries keep their ledger order. */
+export function chronological(entries: readonly LedgerEntry[]): readonly LedgerEntry[] {
   for (let i = 1; i < entries.length; i++) {
     if ((entries[i]?.time ?? 0) < (entries[i - 1]?.time ?? 0)) {
       // toSorted is stable, so same-second entries keep their ledger order.
@@ -32,11 +33,10 @@ function chronological(entries: readonly LedgerEntry[]): readonly LedgerEntry[] 
   return entries;
 }
 
-function netOf(entry: LedgerEntry): number {
+/** An entry's money, 0 when it is not a finite number. */
+export function netOf(entry: LedgerEntry): number {
   return finiteOrZero(entry.net);
 }
-
-/** Deposits and withdrawals: the entries that split the growth into sub-periods. */
 
 /** Balance after each entry: deposits − withdrawals + Σ trade net + Σ rebates credited + Σ results of the account (docs/figures.md, "Balance, equity, net asset value"). */
 export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
@@ -44,30 +44,6 @@ export function balanceSeries(entries: readonly LedgerEntry[], opening = 0): Poi
   return chronological(entries).map((e) => {
     balance += netOf(e);
     return { timestamp: e.time, value: balance };
-  });
-}
-
-/**
- * Time-weighted return in percent after each entry, sub-periods split at every deposit or withdrawal
- * (GIPS; Myfxbook gain); a trade's result, a rebate credited and a result of the account are the
- * sub-period's return.
- */
-export function growthSeries(entries: readonly LedgerEntry[], opening = 0): Point[] {
-  let balance = finiteOrZero(opening);
-  let chain = 1; // product of the closed sub-periods' V_end / V_start
-  let start = balance; // V_start of the open sub-period; ≤ 0 means none has started
-  return chronological(entries).map((e) => {
-    const before = balance;
-    balance += netOf(e);
-    if (!isCashFlow(e)) {
-      const current = start > 0 ? chain * (balance / start) : chain;
-      return { timestamp: e.time, value: (current - 1) * 100 };
-    }
-    // A cash flow closes the open sub-period just before it and opens the next just after it;
-    // with nothing invested yet (first deposit) the chain simply starts here.
-    if (start > 0) chain *= before / start;
-    start = balance;
-    return { timestamp: e.time, value: (chain - 1) * 100 };
   });
 }
 
@@ -93,48 +69,4 @@ export function volumeSeries(entries: readonly LedgerEntry[]): Point[] {
     points.push({ timestamp: e.time, value: lots });
   }
   return points;
-}
-
-export interface AccountSummary {
-  /** Σ deposits. */
-  deposits: number;
-  /** Σ withdrawals, as a positive amount. */
-  withdrawals: number;
-  /** Σ trade net (profit + swap + commission + fee). */
-  netProfit: number;
-  /** Σ rebates credited to the balance. */
-  rebates: number;
-  /** netProfit / deposits × 100; 0 without deposits. */
-  absoluteGainPct: number;
-  /** Time-weighted growth %, see growthSeries. */
-  growthPct: number;
-  /** Every entry's money: results of the account (charges, interest …) count here, and in no other figure. */
-  balance: number;
-}
-
-/** Deposits, withdrawals, net profit, absolute gain (profit / deposits) and time-weighted growth (docs/figures.md G1). */
-export function accountSummary(entries: readonly LedgerEntry[]): AccountSummary {
-  let deposits = 0;
-  let withdrawals = 0;
-  let netProfit = 0;
-  let rebates = 0;
-  let results = 0;
-  for (const e of entries) {
-    const net = netOf(e);
-    if (e.kind === 'trade') netProfit += net;
-    else if (e.kind === 'rebate') rebates += net;
-    else if (e.kind === 'result') results += net;
-    else if (e.kind === 'deposit') deposits += Math.abs(net);
-    else withdrawals += Math.abs(net);
-  }
-  const growth = growthSeries(entries);
-  return {
-    deposits,
-    withdrawals,
-    netProfit,
-    rebates,
-    absoluteGainPct: deposits > 0 ? (netProfit / deposits) * 100 : 0,
-    growthPct: growth.at(-1)?.value ?? 0,
-    balance: deposits - withdrawals + netProfit + rebates + results,
-  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeeEntry } from '#shared/domain/fees.ts';
-import { dayRange, feeTotals, modifiedDietz, rangeIso, statementFigures, timeWeightedReturn, type StatementDeal } from './statement.ts';
+import { modifiedDietz, timeWeightedReturn } from './performance.ts';
+import { dayRange, feeTotals, rangeIso, statementFigures, type StatementDeal } from './statement.ts';
 
 const DAY = 86_400;
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 1000 / DAY;

@@ -1,7 +1,8 @@
 import { dealMoney, isCashFlow, type Deal } from '#shared/domain/deal.ts';
 import { DAY_S, dayOfIso, isoOfDay, periodDays, type DayRange } from '#shared/domain/days.ts';
 import type { FeeEntry, FeeKind } from '#shared/domain/fees.ts';
-import { cents, roundTo } from '#shared/domain/money.ts';
+import { cents } from '#shared/domain/money.ts';
+import { modifiedDietz, timeWeightedReturn } from './performance.ts';
 
 /*
  * An investor statement of one account over a range of days (docs/fees.md, "Statements"): pure
@@ -51,49 +52,6 @@ export function feeTotals(entries: readonly FeeEntry[]): { kind: FeeKind; curren
   return [...totals.values()]
     .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.currency.localeCompare(b.currency))
     .map((t) => ({ ...t, charged: m(t.charged), accrued: cents(t.accrued) }));
-}
-
-/**
- * Time-weighted return (%) over the days, each day's return `(E_d − F_d) / E_{d−1}` chained: E the
- * end-of-day equity, F the day's deposits and withdrawals. A day that starts with nothing invested
- * adds no return. null when no day started with money.
- */
-export function timeWeightedReturn(openingEquity: number, days: readonly { equity: number; flows: number }[]): number | null {
-  let chain = 1;
-  let any = false;
-  let prev = openingEquity;
-  for (const d of days) {
-    if (prev > 0) {
-      chain *= (d.equity - d.flows) / prev;
-      any = true;
-    }
-    prev = d.equity;
-  }
-  return any ? roundTo((chain - 1) * 100, 4) : null;
-}
-
-/**
- * Money-weighted return (%) by Modified Dietz: (E1 − E0 − ΣF) / (E0 + Σ w·F), each flow weighted by
- * the share of the range still to run after it. null when nothing was invested (the divisor ≤ 0).
- */
-export function modifiedDietz(
-  openingEquity: number,
-  closingEquity: number,
-  flows: readonly { at: number; amount: number }[],
-  startS: number,
-  endS: number,
-): number | null {
-  const span = endS - startS;
-  if (span <= 0) return null;
-  let total = 0;
-  let weighted = 0;
-  for (const f of flows) {
-    total += f.amount;
-    weighted += ((endS - f.at) / span) * f.amount;
-  }
-  const divisor = openingEquity + weighted;
-  if (!(divisor > 0)) return null;
-  return roundTo(((closingEquity - openingEquity - total) / divisor) * 100, 4);
 }
 
 export interface StatementFigures {
