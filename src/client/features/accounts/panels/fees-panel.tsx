@@ -11,6 +11,20 @@ import { PeriodChooser, StatementDownloads } from './fees/statement-downloads.ts
 import { FeeEntries } from './fees/fee-entries.tsx';
 
 /**
+ * The statement's period: a choice (this month, last month, the last quarter, or custom days, this
+ * month's first day to today by default) and the range it names, null while the custom days are not
+ * a valid range.
+ */
+function useStatementRange() {
+  const [choice, setChoice] = useState<PeriodChoice>('this-month');
+  const [custom, setCustom] = useState(() => {
+    const now = new Date();
+    return { from: isoOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))), to: todayIso(now) };
+  });
+  return { choice, setChoice, custom, setCustom, range: rangeOf(choice, custom) };
+}
+
+/**
  * 'Fees & statement' of one account (docs/fees.md): the fee terms in force, the high-water mark and
  * the management fee accrued; for write users, a form to set new terms from a day on; the investor
  * statement of a period as PDF or CSV; and the fees charged in that period, with their arithmetic.
@@ -29,12 +43,7 @@ export const FeesPanel = memo(function FeesPanel({
   // Props are plain values, so the accounts' refetch every few seconds does not redraw the panel.
   const account = useMemo<FeesAccount>(() => ({ account_id: accountId, account_name: accountName, currency }), [accountId, accountName, currency]);
   const terms = useQuery(feeQueries.terms(account.account_id));
-  const [choice, setChoice] = useState<PeriodChoice>('this-month');
-  const [custom, setCustom] = useState(() => {
-    const now = new Date();
-    return { from: isoOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))), to: todayIso(now) };
-  });
-  const range = rangeOf(choice, custom);
+  const { choice, setChoice, custom, setCustom, range } = useStatementRange();
   const ids = useId();
 
   return (
