@@ -65,6 +65,10 @@ realReportsDescribe.each(BACKENDS)(realReportsTitle('the Flex Web Service fetch 
     // A simulated account is no Interactive Brokers account.
     const demo = (await server.app.db.query<{ account_id: string }>("SELECT account_id FROM accounts WHERE source = 'simulated' LIMIT 1"))[0]!.account_id;
     expect((await http(server, 'GET', `/api/accounts/${demo}/flex`, { key: admin })).status).toBe(404);
+    // A NUL in the account (the database cannot hold one in text) is a bad request, never a 500.
+    expect((await http(server, 'GET', '/api/accounts/%00/flex', { key: admin })).status).toBe(400);
+    expect((await http(server, 'DELETE', '/api/accounts/%00/flex', { key: admin })).status).toBe(400);
+    expect((await http(server, 'POST', '/api/accounts/%00/flex/fetch', { key: admin })).status).toBe(400);
   });
 
   it('takes the token and query, answers that a token is set (never the token), and audits it without the token', async () => {

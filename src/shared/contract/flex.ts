@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds } from './fields.ts';
+import { EpochSeconds, Text } from './fields.ts';
 
 /**
  * An Interactive Brokers account's Flex Web Service settings (docs/ibkr.md): the token and query id
@@ -8,7 +8,7 @@ import { EpochSeconds } from './fields.ts';
  */
 
 /** The account, by its account_id or its login (U1234567). */
-export const FlexParams = z.strictObject({ account: z.string().min(1).max(100) });
+export const FlexParams = z.strictObject({ account: Text('account', 100) });
 
 const TOKEN = 'token must be the Flex Web Service token Client Portal shows (10 to 64 letters and digits)';
 const QUERY = 'query_id must be the Flex Query ID Client Portal shows (digits)';

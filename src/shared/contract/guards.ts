@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GUARD_BASES, GUARD_PERIODS, GUARD_SCOPES, GUARD_STATES } from '#shared/domain/guards.ts';
-import { EpochSeconds, Measure } from './fields.ts';
+import { EpochSeconds, Measure, Text } from './fields.ts';
 
 /**
  * Copy guards (docs/copying.md, 'Guards'): graded stops per relation, follower or master. Levels are
@@ -10,7 +10,7 @@ import { EpochSeconds, Measure } from './fields.ts';
 
 export const GuardsQuery = z.strictObject({
   /** account_id or login of an account in the caller's portfolios: the guards that apply to it. */
-  account: z.string().min(1).max(100),
+  account: Text('account', 100),
 });
 
 const LEVEL = 'a level must be a positive number (percentages as 15 for 15 %)';
