@@ -18,14 +18,13 @@ const send = (rows = [position]) =>
 const settle = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 function renderFeed(initial: Partial<UseLivePositionsOptions> = {}) {
-  return renderHook((props: UseLivePositionsOptions) => useLivePositions(props), {
-    initialProps: {
-      path: '/ws/brokers/live-positions-aggregate-by',
-      params: { portfolio: 'Global FX', aggregate_by: 'broker', broker_name: 'IBKR' },
-      socketOptions,
-      ...initial,
-    },
-  });
+  const props = {
+    path: '/ws/brokers/live-positions-aggregate-by',
+    params: { portfolio: 'Global FX', aggregate_by: 'broker', broker_name: 'IBKR' },
+    socketOptions,
+    ...initial,
+  } as UseLivePositionsOptions;
+  return renderHook((p: UseLivePositionsOptions) => useLivePositions(p), { initialProps: props });
 }
 
 describe('useLivePositions', () => {

@@ -1,5 +1,6 @@
 import { useContext, useEffect, useState } from 'react';
 import { QueryClientContext, type QueryClient } from '@tanstack/react-query';
+import type { LiveFeedRequest } from '#shared/contract/live.ts';
 import type { Position } from '#shared/contract/positions.ts';
 import { POSITION_FEED_ATTEMPTS } from '#shared/domain/backoff.ts';
 import {
@@ -14,13 +15,12 @@ import { createProbeLoop, onServerRegained } from './reachability.ts';
 import { LIVE_SNAPSHOT_ROOT } from '#client/offline/query-persister.ts';
 import { asOf } from '#client/offline/as-of.ts';
 
-export interface UseLivePositionsOptions {
-  path: LivePath;
-  params: Readonly<Record<string, string | null | undefined>>;
+/** A feed of the table (path and typed parameters), whether it is wanted now, and the socket's test seams. */
+export type UseLivePositionsOptions = LiveFeedRequest & {
   enabled?: boolean;
   /** Test seams, passed through to createLiveSocket. */
   socketOptions?: Pick<LiveSocketOptions, 'fetchTicket' | 'WebSocketImpl' | 'timers' | 'baseUrl'>;
-}
+};
 
 export interface LivePositions {
   /**

@@ -15,6 +15,13 @@ export const liveFeeds = {
   aggregateBy: { path: '/ws/brokers/live-positions-aggregate-by', query: LiveAggregateByQuery },
 } as const;
 export type LivePath = (typeof liveFeeds)[keyof typeof liveFeeds]['path'];
+/**
+ * A feed and the parameters a screen asks it with, typed by the feed table (the z.input of its
+ * query); the ticket and the delta mode are the socket's own.
+ */
+export type LiveFeedRequest = {
+  [K in keyof typeof liveFeeds]: { path: (typeof liveFeeds)[K]['path']; params: Omit<z.input<(typeof liveFeeds)[K]['query']>, 'token' | 'updates'> };
+}[keyof typeof liveFeeds];
 
 /**
  * Why the server closed a socket. 4401: no or bad ticket, or the session ended (a new ticket may

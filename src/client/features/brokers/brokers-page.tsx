@@ -52,7 +52,7 @@ export function BrokersPage() {
 
   const live = useLivePositions({
     path: liveFeeds.aggregateBy.path,
-    params: { portfolio: scope, aggregate_by: 'broker', broker_name: broker },
+    params: { portfolio: scope, aggregate_by: 'broker', broker_name: broker ?? undefined },
     enabled: broker !== null,
   });
   // A snapshot a second: rendered as a transition, and only by the panels that show positions. A
