@@ -4,30 +4,8 @@ import type { Queryable } from './database.ts';
 import type { Market } from '#shared/domain/market.ts';
 import type { Side } from '#shared/domain/side.ts';
 
-/** A row of the positions table: an open position. */
-export interface PositionRow {
-  id: number;
-  account_id: number;
-  master_position_id: number | null;
-  symbol: string;
-  type: Side;
-  category: Market;
-  quantity: number;
-  price_open: number;
-  price_current: number;
-  price_low: number;
-  price_high: number;
-  sl: number | null;
-  tp: number | null;
-  /** account currency */
-  profit: number;
-  swap: number;
-  commission: number;
-  fee: number;
-  exec_duration_ms: number;
-  /** epoch seconds */
-  opened_at: number;
-}
+/** A row of the positions table: an open position's stored figures (the port's LivePosition, less what a read adds). */
+export type PositionRow = Omit<LivePosition, 'as_of' | 'unconfirmed_since'>;
 
 const COLUMNS = `p.id, p.account_id, p.master_position_id, p.symbol, p.type, p.category, p.quantity, p.price_open, p.price_current,
   p.price_low, p.price_high, p.sl, p.tp, p.profit, p.swap, p.commission, p.fee, p.exec_duration_ms, p.opened_at, p.as_of, p.unconfirmed_since`;
