@@ -70,19 +70,9 @@ export async function guardsOfAccount(q: Queryable, accountId: number): Promise<
   return rows.map(toGuard);
 }
 
-export interface NewGuard {
-  scope: GuardScope;
-  relationId: number | null;
-  accountId: number | null;
-  basis: GuardBasis;
-  unit: GuardUnit;
-  period: GuardPeriod | null;
-  warn: number | null;
-  closeOnly: number | null;
-  closeAll: number | null;
-  base: number | null;
+export type NewGuard = Pick<GuardRow, 'scope' | 'relationId' | 'accountId' | 'basis' | 'unit' | 'period' | 'warn' | 'closeOnly' | 'closeAll' | 'base'> & {
   at: Date;
-}
+};
 
 /**
  * Sets a guard: one per scope, target and basis; setting one that exists replaces its unit, period and
